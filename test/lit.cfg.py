@@ -1,0 +1,29 @@
+# lit configuration for distwar's FileCheck tests.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "distwar"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cu", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.distwar_obj_root, "test")
+# Inputs are included by tests; unit/ and gpu/ are driven by ctest.
+config.excludes = ["Inputs", "unit", "gpu", "CMakeLists.txt"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
+
+config.substitutions.append(("%distwar-rewrite", config.distwar_tool))
+config.substitutions.append(("%FileCheck", config.filecheck))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%runtime_include", config.runtime_include))
+
+# Every rewritten file must still compile with nvcc: %nvcc-check FILE.
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(
+        ("%nvcc-check",
+         "%s -c -arch=sm_90 -std=c++17 -I %s -o /dev/null"
+         % (config.nvcc, config.runtime_include)))
