@@ -1,0 +1,111 @@
+//===- distwar/lane_math.h - Index arithmetic of the warp reductions ------===//
+//
+// Pure integer helpers shared by the device reductions and by a CPU test that
+// checks them exhaustively. They compile as plain C++ (no CUDA needed).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_LANE_MATH_H
+#define DISTWAR_LANE_MATH_H
+
+#if defined(__CUDACC__)
+#define DISTWAR_HD __host__ __device__ __forceinline__
+#else
+#define DISTWAR_HD inline
+#endif
+
+namespace distwar {
+namespace detail {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kWarpSize = 32;
+
+DISTWAR_HD int popCount(unsigned x) {
+#if defined(__CUDA_ARCH__)
+  return __popc(x);
+#else
+  return __builtin_popcount(x);
+#endif
+}
+
+/// Lane index of the n-th (0-based) set bit of `mask`; requires
+/// n < popCount(mask). Branch-free binary search: five popcounts.
+DISTWAR_HD int nthSetBit(unsigned mask, int n) {
+  int base = 0;
+  for (int width = 16; width >= 1; width >>= 1) {
+    const unsigned low = (mask >> base) & ((1u << width) - 1u);
+    const int inLow = popCount(low);
+    const bool upper = n >= inLow;
+    n -= upper ? inLow : 0;
+    base += upper ? width : 0;
+  }
+  return base;
+}
+
+// Reduce-scatter layout. Step j (j = 0..4) pairs lanes across bit (4 - j),
+// i.e. xor offset 16 >> j. While a lane still holds K > 1 fields it halves
+// them: the lane whose bit is clear keeps the first ceil(K/2) positions, the
+// other keeps the rest (padded with a zero when K is odd), and each adds the
+// partner's copy of the half it keeps. Once one field is left (N <= 32), the
+// remaining steps are a plain xor all-reduce of that field. The real fields of
+// a lane always form a prefix of what it holds, so a lane ends with field
+// `scatterField(N, lane)` when `scatterValid(N, lane)`, and the lowest lane
+// holding field k is `scatterHolder(N, k)`.
+
+/// Fields a lane holds after `steps` halving steps.
+DISTWAR_HD constexpr int scatterKept(int n, int steps) {
+  for (int j = 0; j < steps; ++j)
+    n = (n + 1) / 2;
+  return n;
+}
+
+/// Number of halving steps (the rest are all-reduce steps).
+DISTWAR_HD constexpr int scatterHalvings(int n) {
+  int steps = 0;
+  while (steps < 5 && scatterKept(n, steps) > 1)
+    ++steps;
+  return steps;
+}
+
+/// First original field index held by `lane` after the halvings.
+DISTWAR_HD int scatterField(int n, int lane) {
+  int base = 0;
+  const int halvings = scatterHalvings(n);
+  for (int j = 0; j < halvings; ++j)
+    if (lane & (16 >> j))
+      base += scatterKept(n, j + 1);
+  return base;
+}
+
+/// Whether the first position `lane` holds is a real field, not padding.
+DISTWAR_HD bool scatterValid(int n, int lane) {
+  int real = n;
+  const int halvings = scatterHalvings(n);
+  for (int j = 0; j < halvings; ++j) {
+    const int kept = scatterKept(n, j + 1);
+    if (lane & (16 >> j))
+      real = real > kept ? real - kept : 0;
+    else
+      real = real < kept ? real : kept;
+  }
+  return real > 0;
+}
+
+/// The lowest lane that ends holding field `field` (0 <= field < n <= 32).
+DISTWAR_HD int scatterHolder(int n, int field) {
+  int lane = 0;
+  int base = 0;
+  const int halvings = scatterHalvings(n);
+  for (int j = 0; j < halvings; ++j) {
+    const int kept = scatterKept(n, j + 1);
+    if (field - base >= kept) {
+      base += kept;
+      lane |= 16 >> j;
+    }
+  }
+  return lane;
+}
+
+} // namespace detail
+} // namespace distwar
+
+#endif // DISTWAR_LANE_MATH_H

@@ -1,0 +1,356 @@
+//===- distwar/reduce.cuh - Warp-level batched gradient reductions -------===//
+//
+// The functions rewritten code calls instead of per-lane atomicAdds (see
+// docs/GENERATED_CODE.md, section 3). sm_70 or newer.
+//
+// Threshold (the `threshold` argument, normally DISTWAR_SITE_THRESHOLD):
+//   0..32  reduce when at least `threshold` lanes take part (serial: lanes that
+//          call; butterfly: active lanes); below it every lane issues its own
+//          atomics. 0 and 1 behave the same (a call always has a lane).
+//   33     kNeverReduce: always plain atomics.
+// The threshold must be the same in all lanes of a warp (a table read is); the
+// reductions vote on it anyway so that a lane-dependent value cannot split the
+// warp between shuffles and plain atomics.
+//
+// Every reduction adds exactly what plain atomics would add (integers exactly,
+// floats up to reordering). Which lanes take part is decided at run time:
+//  - the lanes shuffled with are only those that execute the call together
+//    (__activemask() at the call); every such lane runs the same sequence of
+//    warp intrinsics with the same mask, so none waits for a lane that is not
+//    there, and lanes that arrive later reduce among themselves;
+//  - the butterfly reduces only when all 32 lanes are present; otherwise it
+//    falls back to plain atomics from the active lanes (edge tiles, lanes that
+//    returned early), so it never hangs and never drops a gradient.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_REDUCE_CUH
+#define DISTWAR_REDUCE_CUH
+
+#include "distwar/batch.cuh"
+#include "distwar/lane_math.h"
+
+#include <type_traits>
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+#error "distwar reductions need sm_70 or newer (__match_any_sync)"
+#endif
+
+namespace distwar {
+
+/// Threshold value that disables reduction: every lane issues plain atomics.
+constexpr int kNeverReduce = 33;
+
+/// How a reduced warp (or key group) combines and issues its sums.
+enum class Strategy : int {
+  /// Shuffle tree over all fields (5 shuffles per field for a full warp);
+  /// one lane (the first active one / group leader) issues every atomic.
+  kLeader = 0,
+  /// Same tree; the active lane of rank k issues field k (mod the lane count),
+  /// so a warp issues up to 32 fields with one atomic instruction.
+  kTreeLaneK = 1,
+  /// Full warps: recursive-halving reduce-scatter (about N + 5 shuffles instead
+  /// of 5N for N <= 32 fields), then lane-k issue. Partial key groups of the
+  /// serial variant use the rotated tree of kTreeLaneK.
+  kScatterLaneK = 2,
+};
+
+#ifndef DISTWAR_STRATEGY
+#define DISTWAR_STRATEGY 0
+#endif
+/// Strategy used when none is named; set -DDISTWAR_STRATEGY=<0|1|2> to change
+/// it for a whole translation unit.
+constexpr Strategy kDefaultStrategy = static_cast<Strategy>(DISTWAR_STRATEGY);
+
+namespace detail {
+
+__device__ __forceinline__ int laneId() {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return static_cast<int>(lane);
+}
+
+__device__ __forceinline__ unsigned laneMaskLt() {
+  unsigned mask;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+  return mask;
+}
+
+/// The type a key is compared as (match instructions take 32 or 64 bits).
+template <typename Key>
+using MatchType = typename std::conditional<sizeof(Key) <= 4, unsigned,
+                                            unsigned long long>::type;
+
+template <typename Key>
+__device__ __forceinline__ MatchType<Key> matchKey(Key key) {
+  static_assert(std::is_integral<Key>::value || std::is_enum<Key>::value,
+                "distwar: a primitive key must be an integral type");
+  static_assert(sizeof(Key) <= 8, "distwar: keys are at most 64 bits");
+  return static_cast<MatchType<Key>>(key);
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void plainAtomics(T *const (&addr)[N],
+                                             const T (&val)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (addr[i] != nullptr)
+      atomicAdd(addr[i], val[i]);
+}
+
+/// Field k of register arrays without dynamic indexing (which would move the
+/// arrays to local memory): a chain of selects.
+template <typename T, int N>
+__device__ __forceinline__ void selectField(int k, T *const (&addr)[N],
+                                            const T (&val)[N], T *&a, T &v) {
+  a = nullptr;
+  v = T(0);
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    if (i == k) {
+      a = addr[i];
+      v = val[i];
+    }
+  }
+}
+
+/// Fields rank, rank + count, ... from this lane, with its own addresses.
+template <typename T, int N>
+__device__ __forceinline__ void
+issueStrided(int rank, int count, T *const (&addr)[N], const T (&sum)[N]) {
+  for (int k = rank; k < N; k += count) {
+    T *a;
+    T v;
+    selectField(k, addr, sum, a, v);
+    if (a != nullptr)
+      atomicAdd(a, v);
+  }
+}
+
+/// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
+/// outside `active`); `active` is non-empty and its lanes' addresses are valid.
+template <Strategy S, typename T, int N>
+__device__ __forceinline__ void reduceFullWarp(T (&v)[N], T *const (&addr)[N],
+                                               unsigned active) {
+  const int lane = laneId();
+  const bool isActive = (active >> lane) & 1u;
+  const int count = popCount(active);
+  const int rank = popCount(active & laneMaskLt());
+  if constexpr (S == Strategy::kScatterLaneK && N <= kWarpSize) {
+    int kept = N;
+#pragma unroll
+    for (int step = 0; step < 5; ++step) {
+      const int offset = 16 >> step;
+      if (kept > 1) {
+        const int half = (kept + 1) / 2;
+        const bool upper = (lane & offset) != 0;
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+          if (i < half) {
+            const int hi = half + i;
+            const T low = v[i];
+            const T high = hi < kept ? v[hi < N ? hi : N - 1] : T(0);
+            const T send = upper ? low : high;
+            v[i] =
+                (upper ? high : low) + __shfl_xor_sync(kFullMask, send, offset);
+          }
+        }
+        kept = half;
+      } else {
+        v[0] += __shfl_xor_sync(kFullMask, v[0], offset);
+      }
+    }
+    // Lane scatterHolder(N, k) now holds the sum of field k in v[0]. The
+    // active lane of rank r fetches and issues fields r, r + count, ... so that
+    // only addresses of active lanes are used.
+    for (int first = 0; first < N; first += count) {
+      const int k = first + rank;
+      const int src = k < N ? scatterHolder(N, k) : lane;
+      const T sum = __shfl_sync(kFullMask, v[0], src);
+      if (isActive && k < N) {
+        T *a;
+        T unused;
+        selectField(k, addr, v, a, unused);
+        if (a != nullptr)
+          atomicAdd(a, sum);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int offset = 16; offset >= 1; offset >>= 1) {
+#pragma unroll
+      for (int i = 0; i < N; ++i)
+        v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
+    }
+    if constexpr (S == Strategy::kLeader) {
+      if (rank == 0 && isActive)
+        plainAtomics(addr, v);
+    } else {
+      if (isActive)
+        issueStrided(rank, count, addr, v);
+    }
+  }
+}
+
+/// Segmented reduction over key groups (`peers`, from match-any over `mask`).
+/// Group ranks follow lane order. For field i, the lane of rank r acts as
+/// virtual rank (r - i) mod g (kLeader: r) in a shift-down tree, so the sum of
+/// field i lands on rank i mod g (kLeader: rank 0). The source of every field
+/// is the same lane, rank (r + offset) mod g, so one lane search per step
+/// serves all fields. Every lane in `mask` runs the same number of steps.
+template <Strategy S, typename T, int N>
+__device__ __forceinline__ void reduceSegmented(T (&v)[N], T *const (&addr)[N],
+                                                unsigned mask, unsigned peers) {
+  constexpr bool kRotate = S != Strategy::kLeader;
+  const int groupSize = popCount(peers);
+  const int rank = popCount(peers & laneMaskLt());
+  int virtualRank[N];
+  virtualRank[0] = rank;
+#pragma unroll
+  for (int i = 1; i < N; ++i)
+    virtualRank[i] =
+        virtualRank[i - 1] == 0 ? groupSize - 1 : virtualRank[i - 1] - 1;
+
+#pragma unroll
+  for (int offset = 1; offset < kWarpSize; offset <<= 1) {
+    if (!__any_sync(mask, offset < groupSize))
+      break;
+    // For offset < groupSize, (rank + offset) mod groupSize; otherwise this
+    // lane takes nothing this step and reads itself.
+    int source = rank + offset;
+    source = source >= groupSize ? source - groupSize : source;
+    const int srcLane =
+        offset < groupSize ? nthSetBit(peers, source) : laneId();
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const T x = __shfl_sync(mask, v[i], srcLane);
+      const bool take = (kRotate ? virtualRank[i] : rank) + offset < groupSize;
+      v[i] += take ? x : T(0);
+    }
+  }
+  if constexpr (kRotate) {
+    issueStrided(rank, groupSize, addr, v);
+  } else {
+    if (rank == 0)
+      plainAtomics(addr, v);
+  }
+}
+
+template <Strategy S, bool CheckKey, typename T, int N, typename Key>
+__device__ __forceinline__ void butterfly(const Batch<T, N> &b, bool active,
+                                          Key key, int threshold) {
+  // Only a warp whose 32 lanes execute this call together is reduced. Lanes
+  // that are absent (exited, diverged, not yet arrived) are never waited for.
+  if (__activemask() != kFullMask) {
+    if (active)
+      plainAtomics(b.addr, b.val);
+    return;
+  }
+  const unsigned ballot = __ballot_sync(kFullMask, active);
+  if (ballot == 0)
+    return;
+  const int count = popCount(ballot);
+  bool reduce;
+  if constexpr (CheckKey) {
+    const MatchType<Key> mine = matchKey(key);
+    const MatchType<Key> first =
+        __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
+    reduce =
+        __all_sync(kFullMask, (!active || mine == first) && count >= threshold);
+  } else {
+    reduce = __all_sync(kFullMask, count >= threshold);
+  }
+  if (!reduce) {
+    if (active)
+      plainAtomics(b.addr, b.val);
+    return;
+  }
+  T v[N];
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    v[i] = active ? b.val[i] : T(0);
+  reduceFullWarp<S>(v, b.addr, ballot);
+}
+
+} // namespace detail
+
+/// Every lane that calls issues its own atomics (the unreduced baseline).
+template <typename T, int N>
+__device__ __forceinline__ void reducePlain(const Batch<T, N> &b) {
+  detail::plainAtomics(b.addr, b.val);
+}
+
+/// Lanes that call are grouped by key (match-any over exactly the calling
+/// lanes); each group's sums are issued once per field, with the addresses of
+/// the issuing lane (same key implies same addresses). When fewer than
+/// `threshold` lanes call, every calling lane issues plain atomics.
+template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
+__device__ __forceinline__ void reduceSerial(const Batch<T, N> &b, Key key,
+                                             int threshold) {
+  const unsigned mask = __activemask();
+  const int calling = detail::popCount(mask);
+  if (!__all_sync(mask, calling >= threshold)) {
+    detail::plainAtomics(b.addr, b.val);
+    return;
+  }
+  const unsigned peers = __match_any_sync(mask, detail::matchKey(key));
+  T v[N];
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    v[i] = b.val[i];
+  // One key over the whole warp is the butterfly's case: every lane agrees on
+  // it (peers is the same full mask in all of them).
+  if (peers == detail::kFullMask)
+    detail::reduceFullWarp<S>(v, b.addr, detail::kFullMask);
+  else
+    detail::reduceSegmented<S>(v, b.addr, mask, peers);
+}
+
+/// Every lane of the warp is meant to call; inactive lanes pass
+/// active = false (their values are ignored). Reduces with a 32-lane shuffle
+/// tree only when all 32 lanes are present, all active lanes share `key` and
+/// at least `threshold` lanes are active; otherwise the active lanes issue
+/// plain atomics.
+template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
+__device__ __forceinline__ void
+reduceButterfly(const Batch<T, N> &b, bool active, Key key, int threshold) {
+  detail::butterfly<S, /*CheckKey=*/true>(b, active, key, threshold);
+}
+
+/// As reduceButterfly, for a key the rewriter proved warp-uniform: no key
+/// comparison.
+template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
+__device__ __forceinline__ void reduceButterflyUniform(const Batch<T, N> &b,
+                                                       bool active, Key key,
+                                                       int threshold) {
+  (void)key;
+  detail::butterfly<S, /*CheckKey=*/false>(b, active, key, threshold);
+}
+
+/// Benchmark aid (the no-atomic floor): forces `value` (and `addr`) to be
+/// computed, touches no memory.
+template <typename T>
+__device__ __forceinline__ void floorAdd(T *addr, T value);
+
+template <> __device__ __forceinline__ void floorAdd(float *addr, float value) {
+  asm volatile("" ::"l"(addr), "f"(value));
+}
+template <>
+__device__ __forceinline__ void floorAdd(double *addr, double value) {
+  asm volatile("" ::"l"(addr), "d"(value));
+}
+template <> __device__ __forceinline__ void floorAdd(int *addr, int value) {
+  asm volatile("" ::"l"(addr), "r"(value));
+}
+template <>
+__device__ __forceinline__ void floorAdd(unsigned *addr, unsigned value) {
+  asm volatile("" ::"l"(addr), "r"(value));
+}
+template <>
+__device__ __forceinline__ void floorAdd(unsigned long long *addr,
+                                         unsigned long long value) {
+  asm volatile("" ::"l"(addr), "l"(value));
+}
+
+} // namespace distwar
+
+#endif // DISTWAR_REDUCE_CUH

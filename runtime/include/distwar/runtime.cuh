@@ -1,0 +1,13 @@
+//===- distwar/runtime.cuh - Everything rewritten code includes ----------===//
+//
+// The one header distwar-rewrite adds to a file (docs/GENERATED_CODE.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_RUNTIME_CUH
+#define DISTWAR_RUNTIME_CUH
+
+#include "distwar/batch.cuh"
+#include "distwar/reduce.cuh"
+#include "distwar/site_table.cuh"
+
+#endif // DISTWAR_RUNTIME_CUH

@@ -1,0 +1,135 @@
+//===- distwar/tuning.h - Threshold autotuning logic (no CUDA) -----------===//
+//
+// The search and scheduling of the threshold autotuner, independent of how a
+// launch is timed or how buffers are saved: a TrialRunner does that (CUDA
+// events and device copies in distwar/autotune.h, a fake clock in the tests).
+//
+// Schedule (as in DISTWAR): the first call on a device tunes, then every
+// `retuneInterval` calls. A tuning call times one launch per candidate
+// threshold and keeps the fastest (ties: the lowest threshold). The runner
+// restores the registered outputs before every trial launch but the first, so
+// a tuning call leaves exactly the outputs of one launch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_TUNING_H
+#define DISTWAR_TUNING_H
+
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace distwar {
+
+enum class SearchMode {
+  /// One trial per distinct threshold behaviour: 1..33 (0 behaves as 1).
+  kExhaustive,
+  /// A coarse grid (1, 1 + step, ..., 33), then halving the step around the
+  /// best so far: 11 trials with the default step of 8.
+  kCoarseToFine,
+};
+
+struct TunerOptions {
+  /// Calls between tunings on one device; the first call tunes.
+  long long retuneInterval = 2000;
+  SearchMode mode = SearchMode::kExhaustive;
+  int coarseStep = 8;
+  /// false: launch with the thresholds as they are, never tune.
+  bool enabled = true;
+  /// 0..33: set this threshold and never tune; -1: none.
+  int forcedThreshold = -1;
+};
+
+/// Applies the environment: DISTWAR_THRESHOLD=<0..33> forces a threshold,
+/// DISTWAR_AUTOTUNE=0 disables tuning (1 enables),
+/// DISTWAR_AUTOTUNE_INTERVAL=<n> sets the retune interval,
+/// DISTWAR_AUTOTUNE_SEARCH=exhaustive|coarse the search. Throws
+/// std::invalid_argument naming the variable on a bad value.
+TunerOptions applyEnvironment(
+    TunerOptions options,
+    const std::function<const char *(const char *)> &getEnv =
+        [](const char *name) { return std::getenv(name); });
+
+struct Trial {
+  int threshold;
+  double ms;
+};
+
+struct SearchResult {
+  int best = -1;
+  double bestMs = 0;
+  std::vector<Trial> trials; // in the order they ran
+};
+
+/// Runs one timed launch per threshold, in order; returns their times in ms.
+using MeasureFn = std::function<std::vector<double>(const std::vector<int> &)>;
+
+/// The search alone (each round of trials is one call of `measure`).
+SearchResult searchThreshold(SearchMode mode, int coarseStep,
+                             const MeasureFn &measure);
+
+/// What the tuner needs from the launch it tunes.
+class TrialRunner {
+public:
+  virtual ~TrialRunner() = default;
+  /// Threshold for the launches that follow.
+  virtual void setThreshold(int threshold) = 0;
+  /// One launch, untimed.
+  virtual void launch() = 0;
+  /// Starts a tuning session: saves the registered outputs.
+  virtual void beginTuning() = 0;
+  /// One timed launch per threshold, in order; before each launch but the
+  /// first of the session the outputs are restored. Returns ms per launch.
+  virtual std::vector<double>
+  timedLaunches(const std::vector<int> &thresholds) = 0;
+  /// Ends the session; returns the ms it took in all (copies, trials).
+  virtual double endTuning() = 0;
+};
+
+struct TunerStats {
+  long long calls = 0;
+  long long tunings = 0;
+  int threshold = -1; // in force (-1: never set by the tuner)
+  double bestMs = 0;  // best trial of the last tuning
+  /// Tuning time beyond the one launch each tuning call would have cost.
+  double overheadMs = 0;
+  /// Launch time of all calls, estimated from the best trial times.
+  double kernelMs = 0;
+  std::vector<Trial> lastTrials;
+  double overheadFraction() const {
+    return kernelMs > 0 ? overheadMs / kernelMs : 0;
+  }
+};
+
+/// Per-device tuning state machine; thread-safe (calls are serialised).
+class Autotuner {
+public:
+  explicit Autotuner(TunerOptions options = TunerOptions());
+
+  /// One invocation on `device`: tunes when due, else launches once.
+  void call(int device, TrialRunner &runner);
+
+  TunerStats stats(int device) const;
+  TunerOptions options() const;
+  void setOptions(const TunerOptions &options);
+  /// Forces t (0..33) from the next call on; -1 returns to tuning.
+  void force(int threshold);
+  void setEnabled(bool enabled);
+  /// The next call on every device tunes.
+  void retuneSoon();
+
+private:
+  struct DeviceState {
+    TunerStats stats;
+    long long sinceTuning = 0;
+    bool retune = true;
+  };
+  mutable std::mutex mutex;
+  TunerOptions opts;
+  std::map<int, DeviceState> devices;
+};
+
+} // namespace distwar
+
+#endif // DISTWAR_TUNING_H

@@ -1,0 +1,198 @@
+//===- tuning.cpp - Threshold autotuning logic ----------------------------===//
+
+#include "distwar/tuning.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace distwar {
+namespace {
+
+constexpr int kLowest = 1; // 0 behaves as 1: a call always has a lane
+constexpr int kHighest = 33;
+
+long long parseInteger(const char *name, const char *text, long long lo,
+                       long long hi) {
+  std::string s(text);
+  size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(s, &used);
+  } catch (const std::exception &) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || value < lo || value > hi)
+    throw std::invalid_argument(std::string("distwar: ") + name + "=" + s +
+                                ": expected an integer in " +
+                                std::to_string(lo) + ".." + std::to_string(hi));
+  return value;
+}
+
+/// Lowest threshold among the fastest; deterministic under ties.
+Trial fastest(const std::map<int, double> &measured) {
+  Trial best{-1, 0};
+  for (const auto &entry : measured)
+    if (best.threshold < 0 || entry.second < best.ms)
+      best = Trial{entry.first, entry.second};
+  return best;
+}
+
+} // namespace
+
+TunerOptions
+applyEnvironment(TunerOptions options,
+                 const std::function<const char *(const char *)> &getEnv) {
+  if (const char *v = getEnv("DISTWAR_THRESHOLD"); v && *v)
+    options.forcedThreshold =
+        static_cast<int>(parseInteger("DISTWAR_THRESHOLD", v, 0, 33));
+  if (const char *v = getEnv("DISTWAR_AUTOTUNE"); v && *v)
+    options.enabled = parseInteger("DISTWAR_AUTOTUNE", v, 0, 1) != 0;
+  if (const char *v = getEnv("DISTWAR_AUTOTUNE_INTERVAL"); v && *v)
+    options.retuneInterval =
+        parseInteger("DISTWAR_AUTOTUNE_INTERVAL", v, 1, 1LL << 62);
+  if (const char *v = getEnv("DISTWAR_AUTOTUNE_SEARCH"); v && *v) {
+    const std::string s(v);
+    if (s == "exhaustive")
+      options.mode = SearchMode::kExhaustive;
+    else if (s == "coarse")
+      options.mode = SearchMode::kCoarseToFine;
+    else
+      throw std::invalid_argument("distwar: DISTWAR_AUTOTUNE_SEARCH=" + s +
+                                  ": expected exhaustive or coarse");
+  }
+  return options;
+}
+
+SearchResult searchThreshold(SearchMode mode, int coarseStep,
+                             const MeasureFn &measure) {
+  SearchResult result;
+  std::map<int, double> measured;
+  auto run = [&](const std::vector<int> &thresholds) {
+    if (thresholds.empty())
+      return;
+    const std::vector<double> ms = measure(thresholds);
+    if (ms.size() != thresholds.size())
+      throw std::logic_error("distwar: a trial runner returned " +
+                             std::to_string(ms.size()) + " times for " +
+                             std::to_string(thresholds.size()) + " trials");
+    for (size_t i = 0; i < thresholds.size(); ++i) {
+      result.trials.push_back(Trial{thresholds[i], ms[i]});
+      measured[thresholds[i]] = ms[i];
+    }
+  };
+
+  if (mode == SearchMode::kExhaustive) {
+    std::vector<int> all;
+    for (int t = kLowest; t <= kHighest; ++t)
+      all.push_back(t);
+    run(all);
+  } else {
+    const int step = std::max(1, coarseStep);
+    std::vector<int> grid;
+    for (int t = kLowest; t < kHighest; t += step)
+      grid.push_back(t);
+    grid.push_back(kHighest);
+    run(grid);
+    for (int s = step / 2; s >= 1; s /= 2) {
+      const int center = fastest(measured).threshold;
+      std::vector<int> around;
+      for (int t : {center - s, center + s})
+        if (t >= kLowest && t <= kHighest && !measured.count(t))
+          around.push_back(t);
+      run(around);
+    }
+  }
+  const Trial best = fastest(measured);
+  result.best = best.threshold;
+  result.bestMs = best.ms;
+  return result;
+}
+
+Autotuner::Autotuner(TunerOptions options) : opts(options) {}
+
+void Autotuner::call(int device, TrialRunner &runner) {
+  std::lock_guard<std::mutex> lock(mutex);
+  DeviceState &state = devices[device];
+  TunerStats &stats = state.stats;
+  ++stats.calls;
+
+  if (opts.forcedThreshold >= 0) {
+    if (stats.threshold != opts.forcedThreshold) {
+      runner.setThreshold(opts.forcedThreshold);
+      stats.threshold = opts.forcedThreshold;
+    }
+    runner.launch();
+    return;
+  }
+  if (!opts.enabled) {
+    runner.launch();
+    return;
+  }
+  if (!state.retune && state.sinceTuning < opts.retuneInterval) {
+    ++state.sinceTuning;
+    stats.kernelMs += stats.bestMs;
+    runner.launch();
+    return;
+  }
+
+  runner.beginTuning();
+  SearchResult found = searchThreshold(
+      opts.mode, opts.coarseStep, [&](const std::vector<int> &thresholds) {
+        return runner.timedLaunches(thresholds);
+      });
+  const double sessionMs = runner.endTuning();
+  runner.setThreshold(found.best);
+  stats.threshold = found.best;
+  stats.bestMs = found.bestMs;
+  stats.lastTrials = std::move(found.trials);
+  stats.overheadMs += std::max(0.0, sessionMs - found.bestMs);
+  stats.kernelMs += found.bestMs;
+  ++stats.tunings;
+  state.sinceTuning = 1;
+  state.retune = false;
+}
+
+TunerStats Autotuner::stats(int device) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = devices.find(device);
+  return it == devices.end() ? TunerStats() : it->second.stats;
+}
+
+TunerOptions Autotuner::options() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return opts;
+}
+
+void Autotuner::setOptions(const TunerOptions &options) {
+  if (options.forcedThreshold < -1 || options.forcedThreshold > kHighest)
+    throw std::out_of_range("distwar: forced threshold " +
+                            std::to_string(options.forcedThreshold) +
+                            " outside -1..33");
+  if (options.retuneInterval < 1)
+    throw std::out_of_range("distwar: retune interval must be at least 1");
+  std::lock_guard<std::mutex> lock(mutex);
+  opts = options;
+}
+
+void Autotuner::force(int threshold) {
+  TunerOptions o = options();
+  o.forcedThreshold = threshold;
+  setOptions(o);
+  if (threshold < 0)
+    retuneSoon();
+}
+
+void Autotuner::setEnabled(bool enabled) {
+  TunerOptions o = options();
+  o.enabled = enabled;
+  setOptions(o);
+}
+
+void Autotuner::retuneSoon() {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &entry : devices)
+    entry.second.retune = true;
+}
+
+} // namespace distwar

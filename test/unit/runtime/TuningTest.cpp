@@ -1,0 +1,299 @@
+//===- TuningTest.cpp - Autotuner logic with a fake clock -----------------===//
+
+#include "distwar/tuning.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <thread>
+
+using namespace distwar;
+
+namespace {
+
+/// A launch that adds 1 to an output, timed by a function of the threshold;
+/// copies cost `copyMs` each.
+class FakeRunner : public TrialRunner {
+public:
+  explicit FakeRunner(std::function<double(int)> time)
+      : time(std::move(time)) {}
+
+  void setThreshold(int t) override {
+    threshold = t;
+    log += "t" + std::to_string(t) + " ";
+  }
+  void launch() override {
+    ++output;
+    ++launches;
+    log += "L ";
+  }
+  void beginTuning() override {
+    saved = output;
+    session = copyMs;
+    launchedInSession = false;
+    log += "save ";
+  }
+  std::vector<double> timedLaunches(const std::vector<int> &ts) override {
+    std::vector<double> ms;
+    for (int t : ts) {
+      if (launchedInSession) {
+        output = saved;
+        session += copyMs;
+        log += "restore ";
+      }
+      setThreshold(t);
+      launch();
+      launchedInSession = true;
+      ms.push_back(time(t));
+      session += time(t);
+    }
+    return ms;
+  }
+  double endTuning() override { return session; }
+
+  std::function<double(int)> time;
+  double copyMs = 0.01;
+  int threshold = -1;
+  int output = 0;
+  int saved = 0;
+  int launches = 0;
+  double session = 0;
+  bool launchedInSession = false;
+  std::string log;
+};
+
+double valley(int t) { return 1.0 + std::abs(t - 20) * 0.01; }
+
+TunerOptions exhaustive(long long interval = 2000) {
+  TunerOptions o;
+  o.retuneInterval = interval;
+  return o;
+}
+
+} // namespace
+
+TEST(Search, ExhaustiveTriesEveryDistinctThresholdOnce) {
+  std::vector<int> seen;
+  SearchResult r = searchThreshold(
+      SearchMode::kExhaustive, 8, [&](const std::vector<int> &ts) {
+        seen.insert(seen.end(), ts.begin(), ts.end());
+        std::vector<double> ms;
+        for (int t : ts)
+          ms.push_back(valley(t));
+        return ms;
+      });
+  ASSERT_EQ(seen.size(), 33u);
+  for (int t = 1; t <= 33; ++t)
+    EXPECT_EQ(seen[t - 1], t);
+  EXPECT_EQ(r.best, 20);
+  EXPECT_DOUBLE_EQ(r.bestMs, 1.0);
+}
+
+TEST(Search, TiesPickTheLowestThreshold) {
+  auto flat = [](const std::vector<int> &ts) {
+    return std::vector<double>(ts.size(), 2.5);
+  };
+  EXPECT_EQ(searchThreshold(SearchMode::kExhaustive, 8, flat).best, 1);
+  EXPECT_EQ(searchThreshold(SearchMode::kCoarseToFine, 8, flat).best, 1);
+  auto twoMinima = [](const std::vector<int> &ts) {
+    std::vector<double> ms;
+    for (int t : ts)
+      ms.push_back(t == 9 || t == 25 ? 1.0 : 3.0);
+    return ms;
+  };
+  EXPECT_EQ(searchThreshold(SearchMode::kExhaustive, 8, twoMinima).best, 9);
+  EXPECT_EQ(searchThreshold(SearchMode::kCoarseToFine, 8, twoMinima).best, 9);
+}
+
+TEST(Search, CoarseToFineFindsEveryMinimumOfAValleyWithFewTrials) {
+  for (int target = 1; target <= 33; ++target) {
+    size_t trials = 0;
+    SearchResult r = searchThreshold(
+        SearchMode::kCoarseToFine, 8, [&](const std::vector<int> &ts) {
+          trials += ts.size();
+          std::vector<double> ms;
+          for (int t : ts)
+            ms.push_back(1.0 + std::abs(t - target));
+          return ms;
+        });
+    EXPECT_EQ(r.best, target) << "minimum at " << target;
+    EXPECT_LE(trials, 11u);
+    EXPECT_EQ(r.trials.size(), trials);
+  }
+}
+
+TEST(Search, RejectsARunnerThatLosesTrials) {
+  auto broken = [](const std::vector<int> &ts) {
+    return std::vector<double>(ts.size() - 1, 1.0);
+  };
+  EXPECT_THROW(searchThreshold(SearchMode::kExhaustive, 8, broken),
+               std::logic_error);
+}
+
+TEST(Autotuner, FirstCallTunesAndLeavesTheOutputsOfOneLaunch) {
+  Autotuner tuner(exhaustive());
+  FakeRunner runner(valley);
+  runner.output = 100;
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.output, 101);
+  EXPECT_EQ(runner.launches, 33);
+  EXPECT_EQ(runner.threshold, 20);
+  // Every trial after the first is preceded by a restore.
+  EXPECT_EQ(runner.log.rfind("save t1 L restore t2 L restore t3 L", 0), 0u)
+      << runner.log;
+  TunerStats s = tuner.stats(0);
+  EXPECT_EQ(s.tunings, 1);
+  EXPECT_EQ(s.threshold, 20);
+  EXPECT_EQ(s.lastTrials.size(), 33u);
+}
+
+TEST(Autotuner, RetunesEveryIntervalCalls) {
+  Autotuner tuner(exhaustive(5));
+  FakeRunner runner(valley);
+  for (int i = 0; i < 11; ++i)
+    tuner.call(0, runner);
+  // Calls 1, 6 and 11 tune (33 launches each); the other 8 launch once.
+  EXPECT_EQ(tuner.stats(0).tunings, 3);
+  EXPECT_EQ(runner.launches, 3 * 33 + 8);
+  EXPECT_EQ(runner.output, 11);
+  EXPECT_EQ(tuner.stats(0).calls, 11);
+}
+
+TEST(Autotuner, FollowsAMovingOptimum) {
+  int optimum = 5;
+  Autotuner tuner(exhaustive(3));
+  FakeRunner runner([&](int t) { return 1.0 + std::abs(t - optimum); });
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.threshold, 5);
+  optimum = 30;
+  tuner.call(0, runner);
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.threshold, 5);
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.threshold, 30);
+}
+
+TEST(Autotuner, ReportsOverheadBeyondOneLaunch) {
+  Autotuner tuner(exhaustive(2000));
+  FakeRunner runner([](int) { return 1.0; });
+  runner.copyMs = 0.0;
+  for (int i = 0; i < 2000; ++i)
+    tuner.call(0, runner);
+  TunerStats s = tuner.stats(0);
+  // 33 trials of 1 ms where one launch was due: 32 ms over 2000 ms of kernels.
+  EXPECT_DOUBLE_EQ(s.overheadMs, 32.0);
+  EXPECT_DOUBLE_EQ(s.kernelMs, 2000.0);
+  EXPECT_NEAR(s.overheadFraction(), 0.016, 1e-12);
+
+  TunerOptions coarse = exhaustive(2000);
+  coarse.mode = SearchMode::kCoarseToFine;
+  Autotuner fast(coarse);
+  for (int i = 0; i < 2000; ++i)
+    fast.call(0, runner);
+  EXPECT_LE(fast.stats(0).overheadFraction(), 0.01);
+}
+
+TEST(Autotuner, ForcedThresholdNeverTunes) {
+  TunerOptions o = exhaustive();
+  o.forcedThreshold = 7;
+  Autotuner tuner(o);
+  FakeRunner runner(valley);
+  for (int i = 0; i < 3; ++i)
+    tuner.call(0, runner);
+  EXPECT_EQ(runner.launches, 3);
+  EXPECT_EQ(runner.threshold, 7);
+  EXPECT_EQ(runner.log, "t7 L L L ");
+  tuner.force(-1);
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.threshold, 20);
+}
+
+TEST(Autotuner, DisabledLaunchesWithThresholdsAsTheyAre) {
+  TunerOptions o = exhaustive();
+  o.enabled = false;
+  Autotuner tuner(o);
+  FakeRunner runner(valley);
+  tuner.call(0, runner);
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.log, "L L ");
+  tuner.setEnabled(true);
+  tuner.call(0, runner);
+  EXPECT_EQ(tuner.stats(0).tunings, 1);
+}
+
+TEST(Autotuner, KeepsOneStatePerDevice) {
+  Autotuner tuner(exhaustive(100));
+  FakeRunner fast([](int t) { return t == 3 ? 1.0 : 2.0; });
+  FakeRunner slow([](int t) { return t == 31 ? 1.0 : 2.0; });
+  tuner.call(0, fast);
+  tuner.call(1, slow);
+  tuner.call(0, fast);
+  EXPECT_EQ(tuner.stats(0).threshold, 3);
+  EXPECT_EQ(tuner.stats(1).threshold, 31);
+  EXPECT_EQ(tuner.stats(0).calls, 2);
+  EXPECT_EQ(tuner.stats(1).tunings, 1);
+  EXPECT_EQ(tuner.stats(2).calls, 0);
+}
+
+TEST(Autotuner, ConcurrentCallsAreCountedOnce) {
+  Autotuner tuner(exhaustive(50));
+  std::vector<std::thread> threads;
+  std::vector<std::unique_ptr<FakeRunner>> runners;
+  for (int i = 0; i < 4; ++i)
+    runners.push_back(std::make_unique<FakeRunner>(valley));
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      for (int c = 0; c < 250; ++c)
+        tuner.call(0, *runners[i]);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  TunerStats s = tuner.stats(0);
+  EXPECT_EQ(s.calls, 1000);
+  EXPECT_EQ(s.tunings, 20);
+  int outputs = 0;
+  for (auto &r : runners)
+    outputs += r->output;
+  EXPECT_EQ(outputs, 1000);
+}
+
+TEST(Environment, ParsesAndRejects) {
+  std::map<std::string, std::string> env;
+  auto get = [&](const char *name) -> const char * {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  TunerOptions o = applyEnvironment(TunerOptions(), get);
+  EXPECT_EQ(o.forcedThreshold, -1);
+  EXPECT_TRUE(o.enabled);
+  env = {{"DISTWAR_THRESHOLD", "33"},
+         {"DISTWAR_AUTOTUNE", "0"},
+         {"DISTWAR_AUTOTUNE_INTERVAL", "500"},
+         {"DISTWAR_AUTOTUNE_SEARCH", "coarse"}};
+  o = applyEnvironment(TunerOptions(), get);
+  EXPECT_EQ(o.forcedThreshold, 33);
+  EXPECT_FALSE(o.enabled);
+  EXPECT_EQ(o.retuneInterval, 500);
+  EXPECT_EQ(o.mode, SearchMode::kCoarseToFine);
+  for (auto bad : std::vector<std::pair<std::string, std::string>>{
+           {"DISTWAR_THRESHOLD", "34"},
+           {"DISTWAR_THRESHOLD", "-1"},
+           {"DISTWAR_THRESHOLD", "8x"},
+           {"DISTWAR_AUTOTUNE", "yes"},
+           {"DISTWAR_AUTOTUNE_INTERVAL", "0"},
+           {"DISTWAR_AUTOTUNE_SEARCH", "random"}}) {
+    env = {bad};
+    EXPECT_THROW(applyEnvironment(TunerOptions(), get), std::invalid_argument)
+        << bad.first << "=" << bad.second;
+  }
+}
+
+TEST(Autotuner, RejectsOutOfRangeOptions) {
+  Autotuner tuner;
+  EXPECT_THROW(tuner.force(34), std::out_of_range);
+  TunerOptions o;
+  o.retuneInterval = 0;
+  EXPECT_THROW(tuner.setOptions(o), std::out_of_range);
+}
