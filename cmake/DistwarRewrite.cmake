@@ -335,10 +335,10 @@ function(distwar_rewrite_target target)
       endif()
       set_property(SOURCE "${copy}" PROPERTY LANGUAGE CUDA)
     endforeach()
+    # The original leaves the target: source properties belong to the
+    # directory, so marking it HEADER_FILE_ONLY would also stop other
+    # targets (another variant, the plain build) from compiling it.
     list(APPEND new_sources "${out}")
-    # The original stays visible to IDEs without being compiled.
-    set_property(SOURCE "${abs}" PROPERTY HEADER_FILE_ONLY TRUE)
-    list(APPEND new_sources "${abs}")
   endforeach()
 
   if(NOT rewritten_any)
