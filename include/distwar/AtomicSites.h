@@ -1,0 +1,70 @@
+//===- AtomicSites.h - atomicAdd calls in device code -----------*- C++ -*-===//
+//
+// Finds every atomicAdd-like call in device code of the main file and
+// decomposes its address into (buffer, primitive key, field).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_ATOMICSITES_H
+#define DISTWAR_ATOMICSITES_H
+
+#include "distwar/Diagnostics.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distwar {
+
+/// `for (ch = L; ch < U; ++ch)` with compile-time L and U: each iteration
+/// writes its own field, so the site takes U - L slots.
+struct ChannelLoop {
+  const clang::ForStmt *Loop = nullptr;
+  const clang::VarDecl *Var = nullptr;
+  const clang::Expr *Lower = nullptr;
+  const clang::Expr *Upper = nullptr;
+  std::string LowerText; ///< source text, valid for every instantiation
+  std::string UpperText;
+  bool LowerIsZero = false;
+  bool HasUnrollPragma = false;
+};
+
+struct AtomicSite {
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *Function = nullptr;
+  std::string FunctionName; ///< qualified, without template arguments
+  std::string Callee;       ///< atomicAdd, atomicAdd_block, ...
+  unsigned Line = 0, Column = 0;
+  /// Element type as it may be spelled in the batch (canonical, or the
+  /// template parameter's name when dependent).
+  std::string TypeText;
+  /// Null when the address was not decomposed.
+  const clang::VarDecl *Buffer = nullptr;
+  const clang::Expr *Key = nullptr;
+  std::string KeyText;
+  std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"
+  std::optional<ChannelLoop> Channel;
+  /// Statements enclosing the call, innermost first, up to the body.
+  std::vector<const clang::Stmt *> Ancestors;
+  /// Why this site can join no group (None when it can).
+  Reason Why = Reason::None;
+};
+
+/// Every site of device functions spelled in the main file, in source order.
+/// Implicit template instantiations are skipped: the pattern is analysed.
+std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx);
+
+/// True when \p E is an integer constant for every instantiation: a literal,
+/// enumerator, constexpr variable, non-type template parameter, sizeof, or
+/// arithmetic of those.
+bool isCompileTimeConstant(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The source text of \p E, or "" when it does not lie in the main file
+/// outside macro bodies.
+std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+} // namespace distwar
+
+#endif

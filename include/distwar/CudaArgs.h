@@ -1,0 +1,54 @@
+//===- CudaArgs.h - Clang front-end flags for CUDA device parsing -*- C++
+//-*-===//
+//
+// distwar parses every file once, device pass only. This builds that command
+// line from the user's flags (after `--` or from compile_commands.json).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_CUDAARGS_H
+#define DISTWAR_CUDAARGS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace distwar {
+
+struct CudaOptions {
+  /// Root of the CUDA SDK; empty with NoCudaSdk.
+  std::string CudaPath;
+  std::string GpuArch = "sm_90";
+  /// Hermetic mode: no SDK headers or libdevice (tests supply declarations).
+  bool NoCudaSdk = false;
+  /// Clang's resource directory (builtin headers).
+  std::string ResourceDir;
+  /// Where <distwar/runtime.cuh> lives, so the tool's own output parses.
+  std::string RuntimeIncludeDir;
+};
+
+/// Picks the CUDA SDK: \p Explicit (--cuda-path), then \p EnvCudaPath
+/// (CUDA_PATH), then /usr/local/cuda. An SDK is a directory holding
+/// include/cuda_runtime.h (or targets/x86_64-linux/include/cuda_runtime.h).
+llvm::Expected<std::string> findCudaPath(llvm::StringRef Explicit,
+                                         llvm::StringRef EnvCudaPath);
+
+/// The CCCL include directory of an SDK, or "" when it has none.
+std::string cudaCcclIncludeDir(llvm::StringRef CudaPath);
+
+/// Removes what is not a front-end flag of this file's compile: the compiler
+/// name, the input \p File, -c, -o X, and nvcc-only flags. Takes the GPU arch
+/// from -arch/--gpu-architecture/-gencode when present (into \p GpuArch).
+std::vector<std::string>
+stripCompileCommand(llvm::ArrayRef<std::string> Command, llvm::StringRef File,
+                    std::string &GpuArch);
+
+/// The full argument list for a device-only parse (without the input file).
+std::vector<std::string> frontEndArgs(const CudaOptions &Options,
+                                      llvm::ArrayRef<std::string> UserFlags);
+
+} // namespace distwar
+
+#endif

@@ -1,0 +1,42 @@
+//===- EditPlanner.h - text edits for decided groups ------------*- C++ -*-===//
+//
+// Turns each safe group into one all-or-nothing set of edits following
+// docs/GENERATED_CODE.md. Macro and #if policy lives here: no edit lands in a
+// macro expansion, and no group spans a preprocessor conditional.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_EDITPLANNER_H
+#define DISTWAR_EDITPLANNER_H
+
+#include "distwar/Grouping.h"
+#include "clang/Tooling/Core/Replacement.h"
+
+namespace distwar {
+
+enum class Variant { Serial, Floor, Auto };
+
+struct PlannedEdits {
+  clang::tooling::Replacements Edits; ///< empty: nothing to change
+  /// Slot expression of each site (index as in the site list), "" if none.
+  std::vector<std::string> SlotTexts;
+  /// Batch size expression of each group, "" if not batched.
+  std::vector<std::string> SizeTexts;
+  /// Non-empty when the edits could not be combined (an internal error).
+  std::string Error;
+};
+
+/// The prologue's table identifier for \p FilePath (GENERATED_CODE.md, 1).
+std::string siteTableName(llvm::StringRef FilePath);
+
+/// Plans the edits of \p Groups (Why == None) for the serial variant, or of
+/// every discarded-result atomicAdd for the floor variant. Groups refused here
+/// get their Why set; batched groups get their Name.
+PlannedEdits planEdits(clang::ASTContext &Ctx,
+                       const std::vector<AtomicSite> &Sites,
+                       std::vector<SiteGroup> &Groups, Variant V,
+                       llvm::StringRef FilePath);
+
+} // namespace distwar
+
+#endif

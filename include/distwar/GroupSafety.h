@@ -1,0 +1,33 @@
+//===- GroupSafety.h - may a group's atomics be deferred? ------*- C++ -*-===//
+//
+// Batching moves each atomic of a group to the group's end. That keeps the
+// meaning only when nothing in between observes or changes the destination
+// buffers or the key, and every lane that reaches the first atomic reaches the
+// end. This is where that is decided, conservatively.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_GROUPSAFETY_H
+#define DISTWAR_GROUPSAFETY_H
+
+#include "distwar/Grouping.h"
+
+namespace distwar {
+
+/// Reason::None when \p G may be batched as the serial variant.
+Reason checkGroupSafety(clang::ASTContext &Ctx,
+                        const std::vector<AtomicSite> &Sites,
+                        const SiteGroup &G);
+
+/// The first break/continue/return/goto in the region of \p G that leaves the
+/// iteration, or null. Kept apart so that a divergence pass can convert what
+/// it can prove instead of refusing.
+const clang::Stmt *findIterationExit(const SiteGroup &G);
+
+/// True when a call to \p FD can neither write memory nor synchronise: a known
+/// math builtin, or a visible device function whose body only computes.
+bool isPureCallee(const clang::FunctionDecl *FD);
+
+} // namespace distwar
+
+#endif

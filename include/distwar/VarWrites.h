@@ -1,0 +1,23 @@
+//===- VarWrites.h - where a variable may change ----------------*- C++ -*-===//
+
+#ifndef DISTWAR_VARWRITES_H
+#define DISTWAR_VARWRITES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+namespace distwar {
+
+/// The variable that \p E designates or indexes into (`v`, `v[i].x`, `*v`),
+/// or null.
+const clang::VarDecl *rootVariable(const clang::Expr *E);
+
+/// The first statement in \p Root that may change \p V: assignment,
+/// increment, address taken, bound to a non-const reference. With \p Through,
+/// stores into what \p V designates (`v[i] = x`) count as well.
+const clang::Stmt *findWrite(const clang::Stmt *Root, const clang::VarDecl *V,
+                             bool Through);
+
+} // namespace distwar
+
+#endif

@@ -1,0 +1,466 @@
+//===- AtomicSites.cpp - atomicAdd calls in device code -------------------===//
+
+#include "distwar/AtomicSites.h"
+#include "distwar/VarWrites.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace distwar {
+
+std::string sourceText(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = E->getSourceRange();
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID() ||
+      !SM.isWrittenInMainFile(R.getBegin()))
+    return "";
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
+                              Ctx.getLangOpts())
+      .str();
+}
+
+bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (!E->isValueDependent() && !E->isTypeDependent())
+    return E->getType()->isIntegralOrEnumerationType() &&
+           E->isIntegerConstantExpr(Ctx);
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+          UnaryExprOrTypeTraitExpr, SizeOfPackExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D))
+      return true;
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      return VD->isConstexpr() ||
+             (VD->getType().isConstQualified() &&
+              VD->getType()->isIntegralOrEnumerationType() && VD->getInit() &&
+              isCompileTimeConstant(VD->getInit(), Ctx));
+    return false;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           isCompileTimeConstant(BO->getLHS(), Ctx) &&
+           isCompileTimeConstant(BO->getRHS(), Ctx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_AddrOf &&
+           UO->getOpcode() != UO_Deref &&
+           isCompileTimeConstant(UO->getSubExpr(), Ctx);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isCompileTimeConstant(CO->getCond(), Ctx) &&
+           isCompileTimeConstant(CO->getTrueExpr(), Ctx) &&
+           isCompileTimeConstant(CO->getFalseExpr(), Ctx);
+  if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+    return isCompileTimeConstant(CE->getSubExpr(), Ctx);
+  if (const auto *CE = dyn_cast<CXXUnresolvedConstructExpr>(E))
+    return CE->getNumArgs() == 1 && isCompileTimeConstant(CE->getArg(0), Ctx);
+  return false;
+}
+
+namespace {
+
+bool isBatchableCallee(llvm::StringRef Name) { return Name == "atomicAdd"; }
+
+bool isReportedCallee(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("atomicAdd", "atomicAdd_block", "atomicAdd_system", true)
+      .Cases("atomicSub", "atomicSub_block", "atomicSub_system", true)
+      .Default(false);
+}
+
+llvm::StringRef calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD->getIdentifier() ? FD->getName() : "";
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return ULE->getName().getAsIdentifierInfo()
+               ? ULE->getName().getAsIdentifierInfo()->getName()
+               : "";
+  return "";
+}
+
+/// Element type as the batch can spell it, and whether it may be batched.
+std::pair<std::string, bool> elementType(const Expr *Addr,
+                                         const ASTContext &Ctx) {
+  QualType T = Addr->getType();
+  if (T->isDependentType() && !T->isPointerType())
+    return {"", false};
+  if (!T->isPointerType())
+    return {"", false};
+  QualType Pointee = T->getPointeeType().getUnqualifiedType();
+  if (Pointee->isDependentType())
+    return {Pointee.getAsString(Ctx.getPrintingPolicy()),
+            isa<TemplateTypeParmType>(Pointee.getCanonicalType())};
+  QualType Canon = Pointee.getCanonicalType();
+  std::string Text = Canon.getAsString(Ctx.getPrintingPolicy());
+  const auto *BT = dyn_cast<BuiltinType>(Canon);
+  bool Ok = BT && (BT->getKind() == BuiltinType::Float ||
+                   BT->getKind() == BuiltinType::Double ||
+                   BT->getKind() == BuiltinType::Int ||
+                   BT->getKind() == BuiltinType::UInt ||
+                   BT->getKind() == BuiltinType::ULongLong);
+  return {Text, Ok};
+}
+
+/// Whether the atomic's value is discarded, and whether it is a whole
+/// statement. \p Ancestors[0] is the call's parent.
+Reason resultUse(const CallExpr *Call, llvm::ArrayRef<const Stmt *> Ancestors) {
+  const Stmt *Child = Call;
+  for (const Stmt *P : Ancestors) {
+    if (isa<ExprWithCleanups, ParenExpr>(P)) {
+      Child = P;
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<CStyleCastExpr>(P);
+        Cast && Cast->getCastKind() == CK_ToVoid) {
+      Child = P;
+      continue;
+    }
+    if (isa<CompoundStmt, AttributedStmt, LabelStmt>(P))
+      return Reason::None;
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return F->getBody() == Child  ? Reason::None
+             : F->getInc() == Child ? Reason::NotAStatement
+                                    : Reason::UsedResult;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return W->getBody() == Child ? Reason::None : Reason::UsedResult;
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return D->getBody() == Child ? Reason::None : Reason::UsedResult;
+    if (const auto *I = dyn_cast<IfStmt>(P))
+      return I->getThen() == Child || I->getElse() == Child
+                 ? Reason::None
+                 : Reason::UsedResult;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P);
+        BO && BO->getOpcode() == BO_Comma && BO->getLHS() == Child)
+      return Reason::NotAStatement;
+    if (isa<Expr>(P) || isa<ReturnStmt, DeclStmt>(P))
+      return Reason::UsedResult;
+    return Reason::NotAStatement;
+  }
+  return Reason::NotAStatement;
+}
+
+/// True when \p Body may leave the loop it is the body of, other than by
+/// finishing: a break or continue of this loop, a return, a goto.
+bool mayLeaveLoopBody(const Stmt *S, bool Nested) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S))
+    return true;
+  if (isa<BreakStmt, ContinueStmt>(S) && !Nested)
+    return true;
+  bool ChildNested =
+      Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+  for (const Stmt *Child : S->children())
+    if (mayLeaveLoopBody(Child, ChildNested && Child != nullptr))
+      return true;
+  return false;
+}
+
+const VarDecl *loopVariable(const ForStmt *F) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+    if (DS->isSingleDecl())
+      return dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit()))
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool refersTo(const Expr *E, const VarDecl *V) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE && DRE->getDecl() == V;
+}
+
+/// Matches `for (ch = L; ch < U; ++ch)` with compile-time L and U and a body
+/// that neither leaves the loop nor writes ch.
+std::optional<ChannelLoop>
+matchChannelLoop(const ForStmt *F, const Stmt *Parent, ASTContext &Ctx) {
+  ChannelLoop CL;
+  CL.Loop = F;
+  CL.Var = loopVariable(F);
+  if (!CL.Var)
+    return std::nullopt;
+  if (const auto *DS = dyn_cast<DeclStmt>(F->getInit()))
+    CL.Lower = CL.Var->getInit();
+  else
+    CL.Lower = cast<BinaryOperator>(F->getInit())->getRHS();
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+  if (!CL.Lower || !Cond || Cond->getOpcode() != BO_LT ||
+      !refersTo(Cond->getLHS(), CL.Var))
+    return std::nullopt;
+  CL.Upper = Cond->getRHS();
+  const Expr *Inc = dyn_cast_or_null<Expr>(F->getInc());
+  if (!Inc)
+    return std::nullopt;
+  Inc = Inc->IgnoreParenImpCasts();
+  bool StepOne = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+    StepOne = UO->isIncrementOp() && refersTo(UO->getSubExpr(), CL.Var);
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+    if (const auto *One =
+            dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+      StepOne = CA->getOpcode() == BO_AddAssign &&
+                refersTo(CA->getLHS(), CL.Var) && One->getValue() == 1;
+  if (!StepOne || !isCompileTimeConstant(CL.Lower, Ctx) ||
+      !isCompileTimeConstant(CL.Upper, Ctx) ||
+      mayLeaveLoopBody(F->getBody(), false) ||
+      findWrite(F->getBody(), CL.Var, false))
+    return std::nullopt;
+  CL.LowerText = sourceText(CL.Lower, Ctx);
+  CL.UpperText = sourceText(CL.Upper, Ctx);
+  if (CL.LowerText.empty() || CL.UpperText.empty())
+    return std::nullopt;
+  const auto *Zero = dyn_cast<IntegerLiteral>(CL.Lower->IgnoreParenImpCasts());
+  CL.LowerIsZero = Zero && Zero->getValue() == 0;
+  if (const auto *AS = dyn_cast_or_null<AttributedStmt>(Parent))
+    CL.HasUnrollPragma = llvm::any_of(
+        AS->getAttrs(), [](const Attr *A) { return isa<LoopHintAttr>(A); });
+  return CL;
+}
+
+bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
+  QualType T = Key->getType();
+  if (T->isDependentType())
+    return true;
+  if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
+    return false;
+  uint64_t Bits = Ctx.getTypeSize(T);
+  return Bits == 32 || Bits == 64;
+}
+
+void flattenSum(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Add) {
+    flattenSum(BO->getLHS(), Terms);
+    flattenSum(BO->getRHS(), Terms);
+    return;
+  }
+  Terms.push_back(E);
+}
+
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+public:
+  SiteFinder(ASTContext &Ctx, std::vector<AtomicSite> &Sites)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites) {}
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isTemplateInstantiation() ||
+        !SM.isWrittenInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      return true;
+    if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
+      return true;
+    Function = FD;
+    Stack.clear();
+    walk(FD->getBody());
+    return true;
+  }
+
+private:
+  void walk(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (isReportedCallee(calleeName(Call)) && Call->getNumArgs() == 2)
+        record(Call);
+    Stack.push_back(S);
+    for (const Stmt *Child : S->children())
+      walk(Child);
+    Stack.pop_back();
+  }
+
+  void record(const CallExpr *Call) {
+    AtomicSite Site;
+    Site.Call = Call;
+    Site.Function = Function;
+    Site.FunctionName = Function->getQualifiedNameAsString();
+    Site.Callee = calleeName(Call).str();
+    SourceLocation Loc = SM.getExpansionLoc(Call->getBeginLoc());
+    Site.Line = SM.getExpansionLineNumber(Loc);
+    Site.Column = SM.getExpansionColumnNumber(Loc);
+    Site.Ancestors.assign(Stack.rbegin(), Stack.rend());
+    auto [Type, TypeOk] = elementType(Call->getArg(0), Ctx);
+    Site.TypeText = Type;
+    decompose(Site);
+    if (!isBatchableCallee(Site.Callee))
+      Site.Why = Reason::UnsupportedAtomic;
+    else if (Reason Use = resultUse(Call, Site.Ancestors); Use != Reason::None)
+      Site.Why = Use;
+    else if (!TypeOk)
+      Site.Why = Reason::UnsupportedType;
+    else if (Call->getBeginLoc().isMacroID() ||
+             Call->getArg(0)->getBeginLoc().isMacroID() ||
+             Call->getArg(0)->getEndLoc().isMacroID())
+      Site.Why = Reason::MacroExpansion;
+    Sites.push_back(std::move(Site));
+  }
+
+  /// Splits the address into buffer, key and field; sets Why on failure.
+  void decompose(AtomicSite &Site) {
+    const Expr *Addr = Site.Call->getArg(0)->IgnoreParenImpCasts();
+    const Expr *Base = nullptr, *Index = nullptr;
+    std::string Member;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Addr);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+      while (true) {
+        if (const auto *ME = dyn_cast<MemberExpr>(Sub); ME && !ME->isArrow()) {
+          Member = "." + ME->getMemberNameInfo().getAsString() + Member;
+          Sub = ME->getBase()->IgnoreParenImpCasts();
+        } else if (const auto *DME = dyn_cast<CXXDependentScopeMemberExpr>(Sub);
+                   DME && !DME->isArrow() && !DME->isImplicitAccess()) {
+          Member = "." + DME->getMember().getAsString() + Member;
+          Sub = DME->getBase()->IgnoreParenImpCasts();
+        } else {
+          break;
+        }
+      }
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        Base = ASE->getBase();
+        Index = ASE->getIdx();
+      }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Addr);
+               BO && BO->getOpcode() == BO_Add) {
+      bool LhsPointer = BO->getLHS()->getType()->isPointerType() ||
+                        BO->getLHS()->getType()->isArrayType();
+      Base = LhsPointer ? BO->getLHS() : BO->getRHS();
+      Index = LhsPointer ? BO->getRHS() : BO->getLHS();
+    }
+    if (!Base || !Index) {
+      Site.Why = Reason::AddressNotDecomposed;
+      return;
+    }
+    const auto *BaseRef = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+    const auto *Buffer =
+        BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
+    if (!Buffer) {
+      Site.Why = Reason::BufferNotUniform;
+      return;
+    }
+    Site.Buffer = Buffer;
+    decomposeIndex(Site, Index, Member);
+    if (Site.Why != Reason::None)
+      return;
+    if (!isUniformBuffer(Buffer))
+      Site.Why = Reason::BufferNotUniform;
+    else if (!isIntegralKey(Site.Key, Ctx))
+      Site.Why = Reason::KeyNotIntegral;
+    else if (Site.Key->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true))
+      Site.Why = Reason::KeyHasSideEffects;
+  }
+
+  /// `key`, `key * K + c`, `K * key + c + ch`: the channel variable must be
+  /// the variable of an enclosing constant-trip loop.
+  void decomposeIndex(AtomicSite &Site, const Expr *Index,
+                      const std::string &Member) {
+    llvm::SmallVector<const Expr *, 4> Terms;
+    flattenSum(Index, Terms);
+    const Expr *Stride = nullptr, *StrideKey = nullptr;
+    const DeclRefExpr *ChannelRef = nullptr;
+    std::string Constants;
+    unsigned Others = 0, Strides = 0;
+    for (const Expr *T : Terms) {
+      if (isCompileTimeConstant(T, Ctx)) {
+        Constants += "+" + sourceText(T, Ctx);
+        continue;
+      }
+      if (const auto *Mul = dyn_cast<BinaryOperator>(T);
+          Mul && Mul->getOpcode() == BO_Mul) {
+        bool L = isCompileTimeConstant(Mul->getLHS(), Ctx);
+        bool R = isCompileTimeConstant(Mul->getRHS(), Ctx);
+        if (L != R) {
+          ++Strides;
+          Stride = L ? Mul->getLHS() : Mul->getRHS();
+          StrideKey =
+              (L ? Mul->getRHS() : Mul->getLHS())->IgnoreParenImpCasts();
+          continue;
+        }
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(T); DRE && !ChannelRef)
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (enclosingLoopOf(Site, VD)) {
+            ChannelRef = DRE;
+            continue;
+          }
+      ++Others;
+    }
+    if (ChannelRef && (Strides != 1 || Others)) {
+      Site.Why = Reason::AddressNotDecomposed;
+      return;
+    }
+    if (Strides == 1 && !Others) {
+      Site.Key = StrideKey;
+      Site.FieldText =
+          Member + "[*" + sourceText(Stride, Ctx) + Constants +
+          (ChannelRef ? "+" + ChannelRef->getDecl()->getName().str() : "") +
+          "]";
+    } else {
+      Site.Key = Index->IgnoreParenImpCasts();
+      Site.FieldText = Member;
+    }
+    Site.KeyText = sourceText(Site.Key, Ctx);
+    if (!ChannelRef)
+      return;
+    const auto *Var = cast<VarDecl>(ChannelRef->getDecl());
+    const ForStmt *Loop = enclosingLoopOf(Site, Var);
+    const Stmt *Parent = nullptr;
+    for (size_t I = 0; I + 1 < Site.Ancestors.size(); ++I)
+      if (Site.Ancestors[I] == Loop)
+        Parent = Site.Ancestors[I + 1];
+    Site.Channel = matchChannelLoop(Loop, Parent, Ctx);
+    if (!Site.Channel)
+      Site.Why = Reason::ChannelLoopUnsupported;
+  }
+
+  const ForStmt *enclosingLoopOf(const AtomicSite &Site, const VarDecl *V) {
+    for (const Stmt *S : Site.Ancestors)
+      if (const auto *F = dyn_cast<ForStmt>(S); F && loopVariable(F) == V)
+        return F;
+    return nullptr;
+  }
+
+  /// Same pointer in every lane: an unmodified parameter of this function,
+  /// or a namespace-scope variable.
+  bool isUniformBuffer(const VarDecl *V) {
+    QualType T = V->getType();
+    if (!T->isPointerType() && !T->isArrayType() && !T->isDependentType())
+      return false;
+    if (const auto *P = dyn_cast<ParmVarDecl>(V))
+      return P->getDeclContext() == Function &&
+             !findWrite(Function->getBody(), V, /*Through=*/false);
+    return V->hasGlobalStorage() && !V->isLocalVarDecl() &&
+           !V->isStaticDataMember();
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  std::vector<AtomicSite> &Sites;
+  const FunctionDecl *Function = nullptr;
+  std::vector<const Stmt *> Stack;
+};
+
+} // namespace
+
+std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx) {
+  std::vector<AtomicSite> Sites;
+  SiteFinder Finder(Ctx, Sites);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::stable_sort(Sites, [&](const AtomicSite &A, const AtomicSite &B) {
+    return SM.isBeforeInTranslationUnit(
+        SM.getExpansionLoc(A.Call->getBeginLoc()),
+        SM.getExpansionLoc(B.Call->getBeginLoc()));
+  });
+  return Sites;
+}
+
+} // namespace distwar

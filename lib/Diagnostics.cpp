@@ -1,0 +1,16 @@
+//===- Diagnostics.cpp - Reason catalogue ---------------------------------===//
+
+#include "distwar/Diagnostics.h"
+
+namespace distwar {
+
+const ReasonInfo &reasonInfo(Reason R) {
+  static const ReasonInfo Infos[] = {
+      {"", "", ""},
+#define DISTWAR_REASON(Enumerator, Code, Name, Message) {Code, Name, Message},
+#include "distwar/Diagnostics.def"
+  };
+  return Infos[static_cast<unsigned>(R)];
+}
+
+} // namespace distwar

@@ -1,0 +1,284 @@
+//===- EditPlanner.cpp - text edits for decided groups --------------------===//
+
+#include "distwar/EditPlanner.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include <map>
+
+using namespace clang;
+
+namespace distwar {
+
+std::string siteTableName(llvm::StringRef FilePath) {
+  std::string Name = "distwar_sites_";
+  for (char C : llvm::sys::path::filename(FilePath))
+    Name += llvm::isAlnum(C) || C == '_' ? C : '_';
+  return Name;
+}
+
+namespace {
+
+/// Insertions at one offset are ordered by rank, then by planning order.
+enum Rank { RankPrologue, RankReduce, RankBatch, RankPragma, RankSlot };
+
+struct Edit {
+  unsigned Offset = 0, Length = 0;
+  std::string Text;
+  Rank Order = RankSlot;
+};
+
+bool isSimpleToken(llvm::StringRef Text) {
+  return llvm::all_of(
+      Text, [](char C) { return llvm::isAlnum(C) || C == '_' || C == ':'; });
+}
+
+std::string joinSum(llvm::ArrayRef<std::string> Terms, unsigned Constant,
+                    bool KeepZero) {
+  std::string Out = llvm::join(Terms, " + ");
+  if (Terms.empty())
+    return std::to_string(Constant);
+  if (Constant || KeepZero)
+    Out += " + " + std::to_string(Constant);
+  return Out;
+}
+
+std::string escapeString(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+class Planner {
+public:
+  Planner(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+          llvm::StringRef FilePath)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), FilePath(FilePath),
+        Table(siteTableName(FilePath)) {}
+
+  /// Why \p G cannot be edited, or None.
+  Reason vet(const SiteGroup &G) {
+    auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
+    if (!IsFile(G.First->getBeginLoc()) || !IsFile(G.Last->getEndLoc()))
+      return Reason::MacroExpansion;
+    for (size_t I : G.Sites) {
+      const CallExpr *Call = Sites[I].Call;
+      if (!IsFile(Call->getCallee()->getBeginLoc()) ||
+          !IsFile(Call->getCallee()->getEndLoc()) ||
+          !IsFile(Call->getArg(0)->getBeginLoc()) ||
+          !IsFile(Call->getRParenLoc()))
+        return Reason::MacroExpansion;
+      if (Sites[I].Channel && !IsFile(Sites[I].Channel->Loop->getBeginLoc()))
+        return Reason::MacroExpansion;
+    }
+    if (Sites[G.Sites.front()].KeyText.empty())
+      return Reason::MacroExpansion;
+    if (spansConditional(G.First->getBeginLoc(), afterStatement(G.Last)))
+      return Reason::PreprocessorConditional;
+    return Reason::None;
+  }
+
+  /// The group's edits; fills the slot and size texts.
+  void plan(const SiteGroup &G, unsigned K, unsigned TableIndex,
+            PlannedEdits &Out) {
+    std::string Batch = "distwar_batch" + std::to_string(K);
+    std::vector<std::string> ChannelTerms;
+    unsigned Constant = 0;
+    for (size_t I : G.Sites) {
+      const AtomicSite &S = Sites[I];
+      std::string Slot;
+      if (S.Channel) {
+        const ChannelLoop &CL = *S.Channel;
+        std::string Var = CL.Var->getName().str();
+        std::string Upper = isSimpleToken(CL.UpperText)
+                                ? CL.UpperText
+                                : "(" + CL.UpperText + ")";
+        std::string Lower = isSimpleToken(CL.LowerText)
+                                ? CL.LowerText
+                                : "(" + CL.LowerText + ")";
+        Slot = joinSum(ChannelTerms, Constant, false) + " + " +
+               (CL.LowerIsZero ? Var : "(" + Var + " - " + Lower + ")");
+        ChannelTerms.push_back(
+            CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")");
+        if (!CL.HasUnrollPragma && Pragmas.insert(CL.Loop).second)
+          add(CL.Loop->getBeginLoc(), 0, "_Pragma(\"unroll\") ", RankPragma);
+      } else {
+        Slot = joinSum(ChannelTerms, Constant++, true);
+      }
+      Out.SlotTexts[I] = Slot;
+      const Expr *Callee = S.Call->getCallee();
+      replaceTokens(Callee->getBeginLoc(), Callee->getEndLoc(), Batch + ".set");
+      add(S.Call->getArg(0)->getBeginLoc(), 0, Slot + ", ", RankSlot);
+    }
+    std::string Size = joinSum(ChannelTerms, Constant, false);
+    const AtomicSite &First = Sites[G.Sites.front()];
+    add(G.First->getBeginLoc(), 0,
+        "::distwar::Batch<" + First.TypeText + ", " + Size + "> " + Batch +
+            "; ",
+        RankBatch);
+    add(afterStatement(G.Last), 0,
+        " ::distwar::reduceSerial(" + Batch + ", " + First.KeyText +
+            ", DISTWAR_SITE_THRESHOLD(" + Table + ", " +
+            std::to_string(TableIndex) + "));",
+        RankReduce);
+    SizeTexts.push_back(Size);
+  }
+
+  void planFloor(const AtomicSite &S) {
+    const Expr *Callee = S.Call->getCallee();
+    std::string Type = S.TypeText;
+    replaceTokens(Callee->getBeginLoc(), Callee->getEndLoc(),
+                  "::distwar::floorAdd<" + Type + ">");
+  }
+
+  bool floorEditable(const AtomicSite &S) const {
+    const Expr *Callee = S.Call->getCallee();
+    return S.Callee == "atomicAdd" && S.Why != Reason::UsedResult &&
+           !S.TypeText.empty() && S.TypeText.find('<') == std::string::npos &&
+           Callee->getBeginLoc().isFileID() && Callee->getEndLoc().isFileID();
+  }
+
+  void prologue(llvm::ArrayRef<std::string> SiteNames) {
+    std::string Text = "#include <distwar/runtime.cuh> // distwar-rewrite: "
+                       "batched gradient reductions\n";
+    if (!SiteNames.empty()) {
+      Text += "DISTWAR_SITES(" + Table;
+      for (const std::string &Name : SiteNames)
+        Text += ", \"" + escapeString(Name) + "\"";
+      Text += ");\n";
+    }
+    Text += "#line 1 \"" + escapeString(FilePath) + "\"\n";
+    add(SM.getLocForStartOfFile(SM.getMainFileID()), 0, Text, RankPrologue);
+  }
+
+  /// Merges insertions that share an offset into one replacement, so the
+  /// set is a valid tooling::Replacements.
+  llvm::Expected<tooling::Replacements> finish() {
+    std::map<unsigned, std::vector<const Edit *>> ByOffset;
+    for (const Edit &E : Edits)
+      ByOffset[E.Offset].push_back(&E);
+    tooling::Replacements Result;
+    llvm::StringRef File =
+        SM.getFileEntryRefForID(SM.getMainFileID())->getName();
+    for (auto &[Offset, List] : ByOffset) {
+      llvm::stable_sort(List, [](const Edit *A, const Edit *B) {
+        return A->Order < B->Order;
+      });
+      std::string Text;
+      unsigned Length = 0;
+      for (const Edit *E : List) {
+        Text += E->Text;
+        Length = std::max(Length, E->Length);
+      }
+      if (llvm::Error Err =
+              Result.add(tooling::Replacement(File, Offset, Length, Text)))
+        return std::move(Err);
+    }
+    return Result;
+  }
+
+  std::vector<std::string> SizeTexts;
+
+private:
+  void add(SourceLocation Loc, unsigned Length, std::string Text, Rank R) {
+    Edits.push_back({SM.getFileOffset(Loc), Length, std::move(Text), R});
+  }
+
+  void replaceTokens(SourceLocation Begin, SourceLocation End,
+                     std::string Text) {
+    unsigned Offset = SM.getFileOffset(Begin);
+    unsigned EndOffset = SM.getFileOffset(
+        Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts()));
+    Edits.push_back({Offset, EndOffset - Offset, std::move(Text), RankSlot});
+  }
+
+  /// Just after \p S, including the ';' that ends an expression statement.
+  SourceLocation afterStatement(const Stmt *S) {
+    SourceLocation End = S->getEndLoc();
+    std::optional<Token> Next =
+        Lexer::findNextToken(End, SM, Ctx.getLangOpts());
+    if (Next && Next->is(tok::semi) && !isa<CompoundStmt, DeclStmt>(S))
+      return Next->getEndLoc();
+    return Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
+  }
+
+  bool spansConditional(SourceLocation Begin, SourceLocation End) {
+    unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
+    llvm::StringRef Text = SM.getBufferData(SM.getMainFileID()).slice(B, E);
+    static const llvm::Regex Directive(
+        "(^|\n)[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)"
+        "([^A-Za-z0-9_]|$)");
+    return Directive.match(Text);
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const std::vector<AtomicSite> &Sites;
+  std::string FilePath, Table;
+  std::vector<Edit> Edits;
+  llvm::DenseSet<const ForStmt *> Pragmas;
+};
+
+} // namespace
+
+PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                       std::vector<SiteGroup> &Groups, Variant V,
+                       llvm::StringRef FilePath) {
+  PlannedEdits Out;
+  Out.SlotTexts.resize(Sites.size());
+  Out.SizeTexts.resize(Groups.size());
+  Planner P(Ctx, Sites, FilePath);
+  const SourceManager &SM = Ctx.getSourceManager();
+
+  if (V == Variant::Floor) {
+    bool Any = false;
+    for (const AtomicSite &S : Sites)
+      if (P.floorEditable(S)) {
+        P.planFloor(S);
+        Any = true;
+      }
+    if (Any)
+      P.prologue({});
+  } else {
+    std::vector<size_t> Accepted;
+    for (size_t I = 0; I < Groups.size(); ++I) {
+      if (Groups[I].Why == Reason::None)
+        Groups[I].Why = P.vet(Groups[I]);
+      if (Groups[I].Why == Reason::None)
+        Accepted.push_back(I);
+    }
+    // Site names follow the batched calls in source order.
+    llvm::stable_sort(Accepted, [&](size_t A, size_t B) {
+      return SM.isBeforeInTranslationUnit(Groups[A].Last->getEndLoc(),
+                                          Groups[B].Last->getEndLoc());
+    });
+    std::map<const FunctionDecl *, unsigned> PerFunction;
+    std::vector<std::string> Names;
+    for (size_t I : Accepted) {
+      SiteGroup &G = Groups[I];
+      unsigned K = PerFunction[G.Function]++;
+      G.Name = Sites[G.Sites.front()].FunctionName + "#" + std::to_string(K);
+      P.plan(G, K, Names.size(), Out);
+      Out.SizeTexts[I] = P.SizeTexts.back();
+      Names.push_back(G.Name);
+    }
+    if (!Names.empty())
+      P.prologue(Names);
+  }
+  llvm::Expected<tooling::Replacements> R = P.finish();
+  if (R)
+    Out.Edits = std::move(*R);
+  else
+    Out.Error = llvm::toString(R.takeError());
+  return Out;
+}
+
+} // namespace distwar

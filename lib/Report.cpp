@@ -1,0 +1,109 @@
+//===- Report.cpp - text and JSON reports ---------------------------------===//
+
+#include "distwar/Report.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace distwar {
+
+static void writeReason(llvm::raw_ostream &OS, Reason R) {
+  if (R == Reason::None)
+    return;
+  const ReasonInfo &Info = reasonInfo(R);
+  OS << " [" << Info.Code << " " << Info.Name << ": " << Info.Message << "]";
+}
+
+std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (const FileReport &F : Files) {
+    OS << F.File << ": " << F.Sites.size() << " atomic site(s), "
+       << F.Groups.size() << " group(s), "
+       << (F.Changed ? "rewritten" : "unchanged");
+    writeReason(OS, F.FileReason);
+    OS << "\n";
+    for (const SiteRecord &S : F.Sites) {
+      OS << "  " << F.File << ":" << S.Line << ":" << S.Column << ": "
+         << S.Decision << " " << S.Callee << " in " << S.Function;
+      if (!S.Buffer.empty())
+        OS << " buffer=" << S.Buffer << " key=" << S.Key;
+      if (!S.Field.empty())
+        OS << " field=" << S.Field;
+      if (!S.Slot.empty())
+        OS << " slot=" << S.Slot;
+      OS << " type=" << S.Type;
+      if (!S.Group.empty())
+        OS << " group=" << S.Group;
+      writeReason(OS, S.Why);
+      OS << "\n";
+    }
+    for (const GroupRecord &G : F.Groups) {
+      OS << "  group " << G.Name << ": " << G.Decision;
+      if (!G.Variant.empty())
+        OS << " (" << G.Variant << ")";
+      OS << " key=" << G.Key << " type=" << G.Type
+         << " sites=" << G.Sites.size();
+      if (!G.Size.empty())
+        OS << " slots=" << G.Size;
+      writeReason(OS, G.Why);
+      OS << "\n";
+    }
+  }
+  return Out;
+}
+
+static void addReason(llvm::json::Object &O, Reason R) {
+  if (R == Reason::None) {
+    O["reason"] = nullptr;
+    return;
+  }
+  const ReasonInfo &Info = reasonInfo(R);
+  O["reason"] = llvm::json::Object{
+      {"code", Info.Code}, {"name", Info.Name}, {"message", Info.Message}};
+}
+
+std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
+  llvm::json::Array JsonFiles;
+  for (const FileReport &F : Files) {
+    llvm::json::Array Sites, Groups;
+    for (const SiteRecord &S : F.Sites) {
+      llvm::json::Object O{{"line", S.Line},         {"column", S.Column},
+                           {"function", S.Function}, {"callee", S.Callee},
+                           {"buffer", S.Buffer},     {"key", S.Key},
+                           {"field", S.Field},       {"slot", S.Slot},
+                           {"type", S.Type},         {"group", S.Group},
+                           {"decision", S.Decision}};
+      addReason(O, S.Why);
+      Sites.push_back(std::move(O));
+    }
+    for (const GroupRecord &G : F.Groups) {
+      llvm::json::Array Members;
+      for (unsigned I : G.Sites)
+        Members.push_back(I);
+      llvm::json::Object O{{"name", G.Name},
+                           {"function", G.Function},
+                           {"key", G.Key},
+                           {"type", G.Type},
+                           {"size", G.Size},
+                           {"variant", G.Variant},
+                           {"sites", std::move(Members)},
+                           {"decision", G.Decision}};
+      addReason(O, G.Why);
+      Groups.push_back(std::move(O));
+    }
+    llvm::json::Object File{{"file", F.File},
+                            {"changed", F.Changed},
+                            {"sites", std::move(Sites)},
+                            {"groups", std::move(Groups)}};
+    addReason(File, F.FileReason);
+    JsonFiles.push_back(std::move(File));
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"files", std::move(JsonFiles)}}))
+     << "\n";
+  return Out;
+}
+
+} // namespace distwar

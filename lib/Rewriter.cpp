@@ -1,0 +1,156 @@
+//===- Rewriter.cpp - one file in, rewritten text and report out ----------===//
+
+#include "distwar/Rewriter.h"
+#include "distwar/AtomicSites.h"
+#include "distwar/GroupSafety.h"
+#include "distwar/Grouping.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/Tooling.h"
+
+using namespace clang;
+
+namespace distwar {
+
+bool looksRewritten(llvm::StringRef Code) {
+  return Code.contains("<distwar/runtime.cuh>") ||
+         Code.contains("DISTWAR_SITES(") || Code.contains("distwar_batch") ||
+         Code.contains("::distwar::reduce") ||
+         Code.contains("::distwar::floorAdd");
+}
+
+static const char *variantName(Variant V) {
+  switch (V) {
+  case Variant::Floor:
+    return "floor";
+  case Variant::Serial:
+  case Variant::Auto:
+    return "serial";
+  }
+  return "serial";
+}
+
+static FileReport buildReport(llvm::StringRef FilePath,
+                              const std::vector<AtomicSite> &Sites,
+                              const std::vector<SiteGroup> &Groups,
+                              const PlannedEdits &Plan, Variant V) {
+  FileReport R;
+  R.File = FilePath.str();
+  R.Changed = !Plan.Edits.empty();
+  std::vector<int> GroupOf(Sites.size(), -1);
+  for (size_t G = 0; G < Groups.size(); ++G)
+    for (size_t I : Groups[G].Sites)
+      GroupOf[I] = G;
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    const AtomicSite &S = Sites[I];
+    SiteRecord Rec;
+    Rec.Line = S.Line;
+    Rec.Column = S.Column;
+    Rec.Function = S.FunctionName;
+    Rec.Callee = S.Callee;
+    Rec.Buffer = S.Buffer ? S.Buffer->getName().str() : "";
+    Rec.Key = S.KeyText;
+    Rec.Field = S.FieldText;
+    Rec.Slot = Plan.SlotTexts[I];
+    Rec.Type = S.TypeText;
+    Rec.Why = S.Why;
+    Rec.Decision = "unchanged";
+    if (V == Variant::Floor && R.Changed && S.Callee == "atomicAdd" &&
+        S.Why != Reason::UsedResult)
+      Rec.Decision = "floor";
+    if (GroupOf[I] >= 0) {
+      const SiteGroup &G = Groups[GroupOf[I]];
+      Rec.Group = G.Name.empty() ? S.FunctionName + "@" +
+                                       std::to_string(Sites[G.Sites[0]].Line)
+                                 : G.Name;
+      if (V != Variant::Floor) {
+        Rec.Why = G.Why;
+        Rec.Decision = G.Why == Reason::None ? "batched" : "unchanged";
+      }
+    }
+    R.Sites.push_back(std::move(Rec));
+  }
+  if (V == Variant::Floor)
+    return R;
+  for (size_t G = 0; G < Groups.size(); ++G) {
+    const SiteGroup &Group = Groups[G];
+    const AtomicSite &First = Sites[Group.Sites.front()];
+    GroupRecord Rec;
+    Rec.Name = R.Sites[Group.Sites.front()].Group;
+    Rec.Function = First.FunctionName;
+    Rec.Key = First.KeyText;
+    Rec.Type = First.TypeText;
+    Rec.Size = Plan.SizeTexts[G];
+    Rec.Sites.assign(Group.Sites.begin(), Group.Sites.end());
+    Rec.Why = Group.Why;
+    Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
+    Rec.Variant = Group.Why == Reason::None ? variantName(V) : "";
+    R.Groups.push_back(std::move(Rec));
+  }
+  return R;
+}
+
+llvm::Expected<RewriteResult>
+rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
+              const std::vector<std::string> &FrontEndArgs, Variant V) {
+  bool Rewritten = looksRewritten(Code);
+  std::string DiagText;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  DiagnosticOptions DiagOpts;
+  TextDiagnosticPrinter Printer(DiagOS, DiagOpts);
+  std::vector<std::string> Args = FrontEndArgs;
+  Args.push_back("-w"); // user warnings are not ours to show
+  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
+      Code, Args, FilePath, "distwar-rewrite",
+      std::make_shared<PCHContainerOperations>(),
+      tooling::getClangStripDependencyFileAdjuster(),
+      tooling::FileContentMappings(), &Printer);
+  bool Failed = !AST || AST->getDiagnostics().hasErrorOccurred();
+
+  RewriteResult Result;
+  Result.Output = Code.str();
+  if (Rewritten) {
+    // Our own output: report what is there, change nothing, even when the
+    // runtime header is not on the include path.
+    if (!Failed) {
+      std::vector<AtomicSite> Sites = findAtomicSites(AST->getASTContext());
+      for (AtomicSite &S : Sites)
+        S.Why = Reason::AlreadyRewritten;
+      std::vector<SiteGroup> NoGroups;
+      PlannedEdits Nothing;
+      Nothing.SlotTexts.resize(Sites.size());
+      Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V);
+    }
+    Result.Report.File = FilePath.str();
+    Result.Report.FileReason = Reason::AlreadyRewritten;
+    return Result;
+  }
+  if (Failed) {
+    DiagOS.flush();
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        DiagText.empty() ? "cannot parse " + FilePath.str() : DiagText);
+  }
+
+  ASTContext &Ctx = AST->getASTContext();
+  std::vector<AtomicSite> Sites = findAtomicSites(Ctx);
+  std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
+  if (V != Variant::Floor)
+    for (SiteGroup &G : Groups)
+      G.Why = checkGroupSafety(Ctx, Sites, G);
+  PlannedEdits Plan = planEdits(Ctx, Sites, Groups, V, FilePath);
+  if (!Plan.Error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   FilePath +
+                                       ": internal error: " + Plan.Error);
+  llvm::Expected<std::string> Output =
+      tooling::applyAllReplacements(Code, Plan.Edits);
+  if (!Output)
+    return Output.takeError();
+  Result.Output = std::move(*Output);
+  Result.Report = buildReport(FilePath, Sites, Groups, Plan, V);
+  return Result;
+}
+
+} // namespace distwar

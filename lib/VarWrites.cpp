@@ -1,0 +1,86 @@
+//===- VarWrites.cpp - where a variable may change ------------------------===//
+
+#include "distwar/VarWrites.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace distwar {
+
+const VarDecl *rootVariable(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+static bool designates(const Expr *E, const VarDecl *V, bool Through) {
+  if (!E)
+    return false;
+  const Expr *Stripped = E->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Stripped))
+    return DRE->getDecl() == V;
+  return Through && rootVariable(Stripped) == V;
+}
+
+static bool isNonConstReference(QualType T) {
+  return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+}
+
+static const Stmt *writeIn(const Stmt *S, const VarDecl *V, bool Through) {
+  if (!S)
+    return nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp() && designates(BO->getLHS(), V, Through))
+      return S;
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if ((UO->isIncrementDecrementOp() &&
+         designates(UO->getSubExpr(), V, Through)) ||
+        (UO->getOpcode() == UO_AddrOf &&
+         designates(UO->getSubExpr(), V, Through)))
+      return S;
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && FD && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      if (!designates(Call->getArg(I), V, Through))
+        continue;
+      // Unknown callee or parameter: it may bind a non-const reference.
+      if (!FD || I < Shift || I - Shift >= FD->getNumParams() ||
+          isNonConstReference(FD->getParamDecl(I - Shift)->getType()))
+        return S;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (designates(MC->getImplicitObjectArgument(), V, Through))
+        return S;
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (isNonConstReference(VD->getType()) && VD->getInit() &&
+            designates(VD->getInit(), V, true))
+          return S;
+  }
+  for (const Stmt *Child : S->children())
+    if (const Stmt *W = writeIn(Child, V, Through))
+      return W;
+  return nullptr;
+}
+
+const Stmt *findWrite(const Stmt *Root, const VarDecl *V, bool Through) {
+  return writeIn(Root, V, Through);
+}
+
+} // namespace distwar

@@ -1,0 +1,54 @@
+// Minimal CUDA declarations for hermetic tests: parse with
+//   distwar-rewrite --no-cuda-sdk FILE -- -include cuda_shim.h
+// Rewritten outputs do not include this file, so nvcc compiles them with the
+// real SDK.
+#ifndef DISTWAR_TEST_CUDA_SHIM_H
+#define DISTWAR_TEST_CUDA_SHIM_H
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+
+#include <__clang_cuda_builtin_vars.h>
+
+typedef unsigned long size_t;
+struct float2 { float x, y; };
+struct float3 { float x, y, z; };
+struct float4 { float x, y, z, w; };
+struct int2 { int x, y; };
+struct uint2 { unsigned x, y; };
+struct __half { unsigned short x; };
+
+__device__ float atomicAdd(float *address, float val);
+__device__ double atomicAdd(double *address, double val);
+__device__ int atomicAdd(int *address, int val);
+__device__ unsigned int atomicAdd(unsigned int *address, unsigned int val);
+__device__ unsigned long long atomicAdd(unsigned long long *address,
+                                        unsigned long long val);
+__device__ __half atomicAdd(__half *address, __half val);
+__device__ float2 atomicAdd(float2 *address, float2 val);
+__device__ float4 atomicAdd(float4 *address, float4 val);
+__device__ float atomicAdd_block(float *address, float val);
+__device__ float atomicAdd_system(float *address, float val);
+__device__ int atomicSub(int *address, int val);
+__device__ float atomicExch(float *address, float val);
+
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int predicate);
+__device__ float sqrtf(float);
+__device__ float expf(float);
+__device__ float fminf(float, float);
+__device__ float fmaxf(float, float);
+__device__ int min(int, int);
+__device__ int max(int, int);
+__device__ inline float2 make_float2(float x, float y) { return {x, y}; }
+__device__ inline float3 make_float3(float x, float y, float z) {
+  return {x, y, z};
+}
+__device__ void printf_like(const char *);
+
+#endif

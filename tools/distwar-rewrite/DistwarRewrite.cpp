@@ -1,0 +1,219 @@
+//===- DistwarRewrite.cpp - command line of distwar-rewrite ---------------===//
+//
+// distwar-rewrite FILE... -- <compiler flags>
+// Every result is computed before anything is written, so an error in any
+// file leaves every output and input untouched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distwar/CudaArgs.h"
+#include "distwar/Rewriter.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+
+using namespace llvm;
+using namespace distwar;
+
+static cl::OptionCategory Category("distwar-rewrite options");
+static cl::extrahelp
+    CommonHelp(clang::tooling::CommonOptionsParser::HelpMessage);
+static cl::extrahelp MoreHelp(
+    "\nRewrites gradient atomicAdd groups of CUDA kernels into batched warp "
+    "reductions.\nExample: distwar-rewrite kernel.cu -o out.cu -- "
+    "-Iinclude\n");
+
+static cl::opt<std::string> OutputFile("o", cl::desc("Write the result here"),
+                                       cl::value_desc("file"),
+                                       cl::cat(Category));
+static cl::opt<bool> InPlace("i",
+                             cl::desc("Edit files in place (only when "
+                                      "something changes)"),
+                             cl::cat(Category));
+static cl::opt<std::string>
+    ReportFormat("report", cl::ValueOptional,
+                 cl::desc("Print a report to stderr: --report (text) or "
+                          "--report=json"),
+                 cl::value_desc("text|json"), cl::cat(Category));
+static cl::opt<std::string>
+    ReportFile("report-file", cl::desc("Write the report here, not stderr"),
+               cl::value_desc("file"), cl::cat(Category));
+static cl::opt<Variant> VariantOpt(
+    "variant", cl::desc("Reduction to emit"), cl::init(Variant::Auto),
+    cl::values(clEnumValN(Variant::Serial, "serial",
+                          "match-any grouping, leader gathers every field"),
+               clEnumValN(Variant::Floor, "floor",
+                          "replace atomicAdd by a no-op (benchmark floor)"),
+               clEnumValN(Variant::Auto, "auto", "choose (serial for now)")),
+    cl::cat(Category));
+static cl::opt<std::string> CudaPath("cuda-path",
+                                     cl::desc("CUDA SDK root (default: "
+                                              "$CUDA_PATH, /usr/local/cuda)"),
+                                     cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string> GpuArch("cuda-gpu-arch",
+                                    cl::desc("GPU architecture (default "
+                                             "sm_90)"),
+                                    cl::init("sm_90"), cl::cat(Category));
+static cl::opt<bool> NoCudaSdk(
+    "no-cuda-sdk",
+    cl::desc("Parse without CUDA SDK headers (tests supply declarations)"),
+    cl::cat(Category));
+
+static int fail(const Twine &Message) {
+  errs() << "distwar-rewrite: error: " << Message << "\n";
+  return 1;
+}
+
+/// The directory holding distwar/runtime.cuh: the source tree's, or the
+/// installed one next to the tool.
+static std::string runtimeIncludeDir(const char *Argv0) {
+  auto HasHeader = [](StringRef Dir) {
+    SmallString<256> H(Dir);
+    sys::path::append(H, "distwar", "runtime.cuh");
+    return sys::fs::exists(H);
+  };
+  if (HasHeader(DISTWAR_RUNTIME_INCLUDE_DIR))
+    return DISTWAR_RUNTIME_INCLUDE_DIR;
+  std::string Exe = sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runtimeIncludeDir));
+  SmallString<256> Installed(sys::path::parent_path(Exe));
+  sys::path::append(Installed, "..", "include");
+  if (HasHeader(Installed))
+    return std::string(Installed);
+  return DISTWAR_RUNTIME_INCLUDE_DIR;
+}
+
+/// Writes \p Data to \p Path through a temporary file in the same directory
+/// and a rename, so readers never see a partial file.
+static Error writeAtomically(StringRef Path, StringRef Data) {
+  SmallString<256> Model(Path);
+  Model += ".distwar-%%%%%%";
+  int FD;
+  SmallString<256> Temp;
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Temp))
+    return createStringError(EC, "cannot create a file next to '%s': %s",
+                             Path.str().c_str(), EC.message().c_str());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Data;
+    OS.close();
+    if (OS.has_error()) {
+      sys::fs::remove(Temp);
+      return createStringError(OS.error(), "cannot write '%s'", Temp.c_str());
+    }
+  }
+  // Keep the original's permissions.
+  if (auto Perms = sys::fs::getPermissions(Path))
+    sys::fs::setPermissions(Temp, *Perms);
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return createStringError(EC, "cannot replace '%s': %s", Path.str().c_str(),
+                             EC.message().c_str());
+  }
+  return Error::success();
+}
+
+int main(int argc, const char **argv) {
+  auto Parsed = clang::tooling::CommonOptionsParser::create(
+      argc, argv, Category, cl::OneOrMore);
+  if (!Parsed) {
+    std::string Message = toString(Parsed.takeError());
+    StringRef Trimmed = StringRef(Message).trim();
+    errs() << (Trimmed.starts_with("distwar-rewrite")
+                   ? ""
+                   : "distwar-rewrite: error: ")
+           << Trimmed << "\n";
+    return 1;
+  }
+  const std::vector<std::string> &Files = Parsed->getSourcePathList();
+  if (!OutputFile.empty() && Files.size() != 1)
+    return fail("-o takes exactly one input file, got " + Twine(Files.size()));
+  if (!OutputFile.empty() && InPlace)
+    return fail("-o and -i exclude each other");
+  bool WantReport = ReportFormat.getNumOccurrences() > 0;
+  if (WantReport && ReportFormat != "" && ReportFormat != "text" &&
+      ReportFormat != "json")
+    return fail("--report takes 'text' or 'json', not '" + ReportFormat + "'");
+
+  CudaOptions Cuda;
+  Cuda.NoCudaSdk = NoCudaSdk;
+  Cuda.ResourceDir = DISTWAR_CLANG_RESOURCE_DIR;
+  Cuda.RuntimeIncludeDir = runtimeIncludeDir(argv[0]);
+  if (!NoCudaSdk) {
+    const char *Env = std::getenv("CUDA_PATH");
+    Expected<std::string> Found = findCudaPath(CudaPath, Env ? Env : "");
+    if (!Found)
+      return fail(toString(Found.takeError()));
+    Cuda.CudaPath = *Found;
+  }
+
+  std::vector<RewriteResult> Results;
+  std::vector<std::string> Paths;
+  for (const std::string &File : Files) {
+    SmallString<256> Abs(File);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    auto Buffer = MemoryBuffer::getFile(Abs, /*IsText=*/true);
+    if (!Buffer)
+      return fail("cannot read '" + File + "': " + Buffer.getError().message());
+
+    std::vector<clang::tooling::CompileCommand> Commands =
+        Parsed->getCompilations().getCompileCommands(Abs);
+    std::vector<std::string> UserFlags;
+    CudaOptions FileCuda = Cuda;
+    if (!Commands.empty()) {
+      std::string Arch;
+      UserFlags = stripCompileCommand(Commands.front().CommandLine, Abs, Arch);
+      if (!Arch.empty() && GpuArch.getNumOccurrences() == 0)
+        FileCuda.GpuArch = Arch;
+      if (!Commands.front().Directory.empty())
+        UserFlags.push_back("-working-directory=" + Commands.front().Directory);
+    }
+    if (GpuArch.getNumOccurrences())
+      FileCuda.GpuArch = GpuArch;
+
+    Expected<RewriteResult> R =
+        rewriteSource(Abs, (*Buffer)->getBuffer(),
+                      frontEndArgs(FileCuda, UserFlags), VariantOpt);
+    if (!R) {
+      errs() << "distwar-rewrite: error: cannot parse '" << File << "':\n"
+             << toString(R.takeError());
+      return 1;
+    }
+    Results.push_back(std::move(*R));
+    Paths.push_back(std::string(Abs));
+  }
+
+  // Everything parsed: now write.
+  for (size_t I = 0; I < Results.size(); ++I) {
+    const RewriteResult &R = Results[I];
+    if (InPlace) {
+      if (R.Report.Changed)
+        if (Error E = writeAtomically(Paths[I], R.Output))
+          return fail(toString(std::move(E)));
+    } else if (!OutputFile.empty()) {
+      if (Error E = writeAtomically(OutputFile, R.Output))
+        return fail(toString(std::move(E)));
+    } else {
+      outs() << R.Output;
+    }
+  }
+  if (WantReport) {
+    std::vector<FileReport> Reports;
+    for (const RewriteResult &R : Results)
+      Reports.push_back(R.Report);
+    std::string Text = ReportFormat == "json" ? renderJsonReport(Reports)
+                                              : renderTextReport(Reports);
+    if (ReportFile.empty()) {
+      errs() << Text;
+    } else if (Error E = writeAtomically(ReportFile, Text)) {
+      return fail(toString(std::move(E)));
+    }
+  }
+  return 0;
+}
