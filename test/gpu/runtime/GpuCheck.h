@@ -1,0 +1,79 @@
+//===- GpuCheck.h - Shared scaffolding of the runtime GPU tests -----------===//
+//
+// Skipping without a device, a pass/fail tally with the summary line the GPU
+// test runner parses, and a host-side watchdog for launches (a kernel that
+// hangs is reported and the process exits instead of blocking forever).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_TEST_GPU_CHECK_H
+#define DISTWAR_TEST_GPU_CHECK_H
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace gpucheck {
+
+/// Exits 0 with the SKIPPED line where no CUDA device is usable.
+inline void skipWithoutDevice() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("SKIPPED: no CUDA device\n");
+    std::exit(0);
+  }
+}
+
+inline void require(cudaError_t err, const char *what) {
+  if (err != cudaSuccess) {
+    std::printf("FATAL: %s: %s\n", what, cudaGetErrorString(err));
+    std::exit(2);
+  }
+}
+
+/// Waits for the device with a deadline; a hang is a failure of the test, so
+/// report it and leave (the stuck kernel cannot be cancelled).
+inline void waitOrDie(const std::string &what, double seconds = 20.0) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    cudaError_t err = cudaStreamQuery(nullptr);
+    if (err == cudaSuccess)
+      return;
+    if (err != cudaErrorNotReady)
+      require(err, what.c_str());
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::printf("FATAL: %s did not finish within %.0f s (hang)\n",
+                  what.c_str(), seconds);
+      std::fflush(stdout);
+      std::_Exit(3);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+struct Tally {
+  int passed = 0;
+  int failed = 0;
+  int reported = 0;
+  void check(bool ok, const std::string &what) {
+    if (ok) {
+      ++passed;
+      return;
+    }
+    ++failed;
+    if (++reported <= 40)
+      std::printf("FAIL: %s\n", what.c_str());
+  }
+  int finish() const {
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 && passed > 0 ? 0 : 1;
+  }
+};
+
+} // namespace gpucheck
+
+#endif // DISTWAR_TEST_GPU_CHECK_H

@@ -1,0 +1,301 @@
+//===- ReduceTest.cu - Every reduction equals plain atomics ---------------===//
+//
+// Each reduction (serial, butterfly, butterfly with a uniform key) x strategy
+// x element type x batch size x lane pattern x threshold is compared with a
+// CPU reference sum (integers exactly, floats within 1e-6 of the sum of
+// magnitudes) on fresh random inputs, with outputs poisoned to a base value
+// first (fields written through nullptr must keep it). `--small` runs a
+// subset for compute-sanitizer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuCheck.h"
+
+#include <distwar/runtime.cuh>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using distwar::Strategy;
+
+namespace {
+
+enum Flags : unsigned char { kActive = 1, kExit = 2, kSplit = 4 };
+enum class Variant { kSerial, kButterfly, kUniform };
+
+constexpr int kWarps = 16;
+constexpr int kThreads = kWarps * 32;
+constexpr int kBlock = 128;
+constexpr int kKeys = kWarps * 32;
+
+template <Variant V, Strategy S, typename T, int N, typename Key>
+__device__ __forceinline__ void reduceOne(const distwar::Batch<T, N> &b,
+                                          bool active, Key key, int threshold) {
+  if constexpr (V == Variant::kSerial) {
+    if (active)
+      distwar::reduceSerial<S>(b, key, threshold);
+  } else if constexpr (V == Variant::kButterfly) {
+    distwar::reduceButterfly<S>(b, active, key, threshold);
+  } else {
+    distwar::reduceButterflyUniform<S>(b, active, key, threshold);
+  }
+}
+
+template <Variant V, Strategy S, typename T, int N>
+__global__ void reduceKernel(T *out, const T *vals, const int *keys,
+                             const unsigned char *flags, int n, int threshold,
+                             unsigned nullFields) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) // edge tile
+    return;
+  const unsigned char f = flags[i];
+  if (f & kExit) // a lane that returned early
+    return;
+  const bool active = f & kActive;
+  const int key = keys[i];
+  distwar::Batch<T, N> b;
+  if (active) {
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
+            vals[i * N + k]);
+  }
+  if (f & kSplit) {
+    // Two call sites: lanes may reach them at different times.
+    if (threadIdx.x & 1) {
+      __nanosleep(200);
+      reduceOne<V, S>(b, active, key, threshold);
+    } else {
+      reduceOne<V, S>(b, active, static_cast<long long>(key), threshold);
+    }
+  } else {
+    reduceOne<V, S>(b, active, key, threshold);
+  }
+}
+
+struct Pattern {
+  const char *name;
+  bool uniformKey; // active lanes of a warp share one key
+};
+
+const Pattern kPatterns[] = {
+    {"all", true},     {"none", true},      {"one", true},
+    {"random", true},  {"keys2to4", false}, {"perLaneKeys", false},
+    {"partial", true}, {"edge", true},      {"split", true}};
+
+struct Inputs {
+  int n = kThreads;
+  std::vector<int> keys;
+  std::vector<unsigned char> flags;
+};
+
+Inputs makeInputs(const std::string &pattern, std::mt19937 &rng) {
+  Inputs in;
+  in.keys.resize(kThreads);
+  in.flags.assign(kThreads, kActive);
+  std::vector<int> oneLane(kWarps);
+  std::vector<int> keysInWarp(kWarps);
+  for (int w = 0; w < kWarps; ++w) {
+    oneLane[w] = static_cast<int>(rng() % 32);
+    keysInWarp[w] = 2 + static_cast<int>(rng() % 3);
+  }
+  for (int i = 0; i < kThreads; ++i) {
+    const int warp = i / 32, lane = i % 32;
+    int sub = 0;
+    unsigned char f = kActive;
+    if (pattern == "none")
+      f = 0;
+    else if (pattern == "one")
+      f = lane == oneLane[warp] ? kActive : 0;
+    else if (pattern == "random")
+      f = rng() % 2 ? kActive : 0;
+    else if (pattern == "keys2to4")
+      sub = static_cast<int>(rng() % keysInWarp[warp]);
+    else if (pattern == "perLaneKeys")
+      sub = lane;
+    else if (pattern == "partial")
+      f = rng() % 10 < 3 ? kExit : kActive;
+    else if (pattern == "split")
+      f = kActive | kSplit;
+    // Inactive lanes carry a different key: only active lanes' keys count.
+    if (!(f & kActive))
+      sub = 1 + static_cast<int>(rng() % 31);
+    in.keys[i] = warp * 32 + sub;
+    in.flags[i] = f;
+  }
+  if (pattern == "edge")
+    in.n = kThreads - 13;
+  return in;
+}
+
+template <typename T> T randomValue(std::mt19937 &rng) {
+  if constexpr (std::is_floating_point<T>::value)
+    return static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
+  else if constexpr (std::is_same<T, int>::value)
+    return static_cast<int>(rng() % 2001) - 1000;
+  else
+    return (static_cast<T>(rng()) << 20) ^ static_cast<T>(rng());
+}
+
+template <typename T> const char *typeName() {
+  if (std::is_same<T, float>::value)
+    return "float";
+  if (std::is_same<T, double>::value)
+    return "double";
+  if (std::is_same<T, int>::value)
+    return "int";
+  if (std::is_same<T, unsigned>::value)
+    return "unsigned";
+  return "ull";
+}
+
+const char *variantName(Variant v) {
+  return v == Variant::kSerial      ? "serial"
+         : v == Variant::kButterfly ? "butterfly"
+                                    : "uniform";
+}
+
+struct Options {
+  bool small = false;
+};
+
+template <Variant V, Strategy S, typename T, int N>
+void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
+  const int thresholds[] = {0, 1, 16, 32, 33};
+  T *dOut, *dVals;
+  int *dKeys;
+  unsigned char *dFlags;
+  gpucheck::require(cudaMalloc(&dOut, sizeof(T) * kKeys * N), "cudaMalloc");
+  gpucheck::require(cudaMalloc(&dVals, sizeof(T) * kThreads * N), "cudaMalloc");
+  gpucheck::require(cudaMalloc(&dKeys, sizeof(int) * kThreads), "cudaMalloc");
+  gpucheck::require(cudaMalloc(&dFlags, kThreads), "cudaMalloc");
+  const T base = T(3);
+  for (const Pattern &pattern : kPatterns) {
+    if (V == Variant::kUniform && !pattern.uniformKey)
+      continue; // the caller's promise would not hold
+    for (int t : thresholds) {
+      if (opt.small && t != 0 && t != 16)
+        continue;
+      Inputs in = makeInputs(pattern.name, rng);
+      std::vector<T> vals(kThreads * N);
+      for (T &v : vals)
+        v = randomValue<T>(rng);
+      const unsigned nullFields = (N >= 3 && (t == 1 || t == 32)) ? 2u : 0u;
+      std::vector<T> out(kKeys * N, base);
+      gpucheck::require(cudaMemcpy(dOut, out.data(), sizeof(T) * out.size(),
+                                   cudaMemcpyHostToDevice),
+                        "cudaMemcpy");
+      gpucheck::require(cudaMemcpy(dVals, vals.data(), sizeof(T) * vals.size(),
+                                   cudaMemcpyHostToDevice),
+                        "cudaMemcpy");
+      gpucheck::require(cudaMemcpy(dKeys, in.keys.data(),
+                                   sizeof(int) * kThreads,
+                                   cudaMemcpyHostToDevice),
+                        "cudaMemcpy");
+      gpucheck::require(
+          cudaMemcpy(dFlags, in.flags.data(), kThreads, cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+      const std::string what = std::string(variantName(V)) + " strategy " +
+                               std::to_string(static_cast<int>(S)) + " " +
+                               typeName<T>() + " N=" + std::to_string(N) + " " +
+                               pattern.name + " threshold " + std::to_string(t);
+      reduceKernel<V, S, T, N><<<kThreads / kBlock, kBlock>>>(
+          dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
+      gpucheck::require(cudaGetLastError(), what.c_str());
+      gpucheck::waitOrDie(what);
+      gpucheck::require(cudaMemcpy(out.data(), dOut, sizeof(T) * out.size(),
+                                   cudaMemcpyDeviceToHost),
+                        "cudaMemcpy");
+
+      // Reference: what plain atomics add, summed in double (floats) or in
+      // the type itself (integers: exact, wrap-around included).
+      std::vector<T> refInt(kKeys * N, base);
+      std::vector<double> refSum(kKeys * N, static_cast<double>(base));
+      std::vector<double> magnitude(kKeys * N, std::fabs(double(base)));
+      for (int i = 0; i < in.n; ++i) {
+        if ((in.flags[i] & kExit) || !(in.flags[i] & kActive))
+          continue;
+        for (int k = 0; k < N; ++k) {
+          if ((nullFields >> k) & 1u)
+            continue;
+          const size_t slot = static_cast<size_t>(in.keys[i]) * N + k;
+          refInt[slot] += vals[i * N + k];
+          refSum[slot] += static_cast<double>(vals[i * N + k]);
+          magnitude[slot] += std::fabs(static_cast<double>(vals[i * N + k]));
+        }
+      }
+      bool ok = true;
+      for (size_t s = 0; s < out.size() && ok; ++s) {
+        if constexpr (std::is_floating_point<T>::value) {
+          const double tol =
+              (std::is_same<T, float>::value ? 1e-6 : 1e-12) * magnitude[s];
+          ok = std::fabs(static_cast<double>(out[s]) - refSum[s]) <= tol;
+        } else {
+          ok = out[s] == refInt[s];
+        }
+        if (!ok)
+          std::printf("  slot %zu (key %zu field %zu): got %.17g want %.17g\n",
+                      s, s / N, s % N, static_cast<double>(out[s]),
+                      std::is_floating_point<T>::value
+                          ? refSum[s]
+                          : static_cast<double>(refInt[s]));
+      }
+      tally.check(ok, what);
+    }
+  }
+  cudaFree(dOut);
+  cudaFree(dVals);
+  cudaFree(dKeys);
+  cudaFree(dFlags);
+}
+
+template <typename T, int N>
+void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
+  runCase<Variant::kSerial, Strategy::kLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, Strategy::kLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, Strategy::kLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
+}
+
+template <typename T>
+void runType(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
+  if (opt.small) {
+    runSize<T, 3>(tally, rng, opt);
+    runSize<T, 9>(tally, rng, opt);
+    return;
+  }
+  runSize<T, 1>(tally, rng, opt);
+  runSize<T, 3>(tally, rng, opt);
+  runSize<T, 9>(tally, rng, opt);
+  runSize<T, 17>(tally, rng, opt);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  gpucheck::skipWithoutDevice();
+  Options opt;
+  for (int i = 1; i < argc; ++i)
+    opt.small |= std::strcmp(argv[i], "--small") == 0;
+  std::random_device seedSource;
+  const unsigned seed = seedSource();
+  std::printf("seed %u%s\n", seed, opt.small ? " (small)" : "");
+  std::mt19937 rng(seed);
+  gpucheck::Tally tally;
+  runType<float>(tally, rng, opt);
+  runType<unsigned long long>(tally, rng, opt);
+  if (!opt.small) {
+    runType<double>(tally, rng, opt);
+    runType<int>(tally, rng, opt);
+  }
+  return tally.finish();
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the runtime GPU tests under compute-sanitizer racecheck and synccheck
+# (the reduction test with --small: the sanitizers are slow per launch).
+# Usage: sanitize.sh <build dir> [log dir]
+set -u
+build=${1:?usage: sanitize.sh <build dir> [log dir]}
+logs=${2:-.}
+bin=$build/test/gpu/runtime
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+status=0
+for tool in racecheck synccheck; do
+  for run in "distwar_reduce_gputest --small" "distwar_sites_gputest"; do
+    set -- $run
+    log=$logs/sanitize-$tool-$1.log
+    "$sanitizer" --tool "$tool" --error-exitcode 99 "$bin/$1" "${@:2}" >"$log" 2>&1
+    rc=$?
+    echo "$tool $run: exit $rc; $(grep -E 'ERROR SUMMARY|passed, ' "$log" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
+done
+exit $status
