@@ -290,7 +290,9 @@ private:
     Site.Ancestors.assign(Stack.rbegin(), Stack.rend());
     auto [Type, TypeOk] = elementType(Call->getArg(0), Ctx);
     Site.TypeText = Type;
+    TypeFromBuffer = false;
     decompose(Site);
+    TypeOk = TypeOk || TypeFromBuffer;
     if (!isBatchableCallee(Site.Callee))
       Site.Why = Reason::UnsupportedAtomic;
     else if (Reason Use = resultUse(Call, Site.Ancestors); Use != Reason::None)
@@ -308,6 +310,7 @@ private:
   void decompose(AtomicSite &Site) {
     const Expr *Addr = Site.Call->getArg(0)->IgnoreParenImpCasts();
     const Expr *Base = nullptr, *Index = nullptr;
+    llvm::SmallVector<const Expr *, 4> IndexTerms;
     std::string Member;
     if (const auto *UO = dyn_cast<UnaryOperator>(Addr);
         UO && UO->getOpcode() == UO_AddrOf) {
@@ -330,11 +333,26 @@ private:
       }
     } else if (const auto *BO = dyn_cast<BinaryOperator>(Addr);
                BO && BO->getOpcode() == BO_Add) {
-      bool LhsPointer = BO->getLHS()->getType()->isPointerType() ||
-                        BO->getLHS()->getType()->isArrayType();
-      Base = LhsPointer ? BO->getLHS() : BO->getRHS();
-      Index = LhsPointer ? BO->getRHS() : BO->getLHS();
+      // buf + key * K + c, in any order: one pointer term, the rest index.
+      llvm::SmallVector<const Expr *, 4> Terms;
+      flattenSum(Addr, Terms);
+      for (const Expr *T : Terms) {
+        QualType Ty = T->getType();
+        if (Ty->isPointerType() || Ty->isArrayType()) {
+          if (Base) {
+            Base = nullptr;
+            break;
+          }
+          Base = T;
+        } else {
+          IndexTerms.push_back(T);
+        }
+      }
     }
+    if (Index)
+      flattenSum(Index, IndexTerms);
+    if (Base && !IndexTerms.empty() && !Index)
+      Index = IndexTerms.front();
     if (!Base || !Index) {
       Site.Why = Reason::AddressNotDecomposed;
       return;
@@ -347,7 +365,21 @@ private:
       return;
     }
     Site.Buffer = Buffer;
-    decomposeIndex(Site, Index, Member);
+    decomposeIndex(Site, IndexTerms, Member);
+    if (Site.TypeText.empty() && Member.empty()) {
+      // A dependent address: the buffer's declared type still names T.
+      QualType T = Buffer->getType();
+      QualType Elem = T->isPointerType() ? T->getPointeeType()
+                      : T->isArrayType()
+                          ? QualType(T->getPointeeOrArrayElementType(), 0)
+                          : QualType();
+      if (!Elem.isNull() &&
+          isa<TemplateTypeParmType>(Elem.getCanonicalType())) {
+        Site.TypeText =
+            Elem.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+        TypeFromBuffer = true;
+      }
+    }
     if (Site.Why != Reason::None)
       return;
     if (!isUniformBuffer(Buffer))
@@ -360,10 +392,8 @@ private:
 
   /// `key`, `key * K + c`, `K * key + c + ch`: the channel variable must be
   /// the variable of an enclosing constant-trip loop.
-  void decomposeIndex(AtomicSite &Site, const Expr *Index,
+  void decomposeIndex(AtomicSite &Site, llvm::ArrayRef<const Expr *> Terms,
                       const std::string &Member) {
-    llvm::SmallVector<const Expr *, 4> Terms;
-    flattenSum(Index, Terms);
     const Expr *Stride = nullptr, *StrideKey = nullptr;
     const DeclRefExpr *ChannelRef = nullptr;
     std::string Constants;
@@ -403,8 +433,22 @@ private:
           Member + "[*" + sourceText(Stride, Ctx) + Constants +
           (ChannelRef ? "+" + ChannelRef->getDecl()->getName().str() : "") +
           "]";
+    } else if (Terms.size() == 1) {
+      Site.Key = Terms.front();
+      Site.FieldText = Member;
     } else {
-      Site.Key = Index->IgnoreParenImpCasts();
+      // A sum that is not key * K + c: the whole index is the key.
+      const Expr *Index = Site.Call->getArg(0)->IgnoreParenImpCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(Index))
+        Index = UO->getSubExpr()->IgnoreParens();
+      while (const auto *ME = dyn_cast<MemberExpr>(Index))
+        Index = ME->getBase()->IgnoreParenImpCasts();
+      const auto *ASE = dyn_cast<ArraySubscriptExpr>(Index);
+      if (!ASE) {
+        Site.Why = Reason::AddressNotDecomposed;
+        return;
+      }
+      Site.Key = ASE->getIdx()->IgnoreParenImpCasts();
       Site.FieldText = Member;
     }
     Site.KeyText = sourceText(Site.Key, Ctx);
@@ -446,6 +490,7 @@ private:
   std::vector<AtomicSite> &Sites;
   const FunctionDecl *Function = nullptr;
   std::vector<const Stmt *> Stack;
+  bool TypeFromBuffer = false;
 };
 
 } // namespace

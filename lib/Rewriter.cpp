@@ -7,6 +7,7 @@
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 
 using namespace clang;
@@ -14,10 +15,30 @@ using namespace clang;
 namespace distwar {
 
 bool looksRewritten(llvm::StringRef Code) {
-  return Code.contains("<distwar/runtime.cuh>") ||
-         Code.contains("DISTWAR_SITES(") || Code.contains("distwar_batch") ||
-         Code.contains("::distwar::reduce") ||
-         Code.contains("::distwar::floorAdd");
+  // Tokens, not text: comments that mention the runtime do not count.
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin(), Code.end());
+  Token Tok;
+  llvm::SmallVector<Token, 3> Last;
+  auto RawName = [](const Token &T) {
+    return T.is(tok::raw_identifier) ? T.getRawIdentifier() : "";
+  };
+  while (!Lex.LexFromRawLexer(Tok)) {
+    llvm::StringRef Name = RawName(Tok);
+    if (Name == "DISTWAR_SITES" || Name.starts_with("distwar_batch"))
+      return true;
+    // ::distwar::reduce*, ::distwar::floorAdd, <distwar/runtime.cuh>
+    if (Last.size() == 2 && RawName(Last[0]) == "distwar" &&
+        ((Last[1].is(tok::coloncolon) &&
+          (Name.starts_with("reduce") || Name == "floorAdd")) ||
+         (Last[1].is(tok::slash) && Name == "runtime")))
+      return true;
+    Last.push_back(Tok);
+    if (Last.size() > 2)
+      Last.erase(Last.begin());
+  }
+  return false;
 }
 
 static const char *variantName(Variant V) {

@@ -27,3 +27,16 @@ if config.nvcc and os.path.exists(config.nvcc):
         ("%nvcc-check",
          "%s -c -arch=sm_90 -std=c++17 -I %s -o /dev/null"
          % (config.nvcc, config.runtime_include)))
+
+# distwar-rewrite tests: hermetic CUDA declarations (no SDK needed) and a
+# feature for tests that parse the real SDK headers.
+config.substitutions.append(
+    ("%shim", "-include " + os.path.join(config.test_source_root, "Inputs",
+                                         "cuda_shim.h")))
+config.substitutions.append(("%examples", os.path.join(config.distwar_src_root, "examples")))
+if config.not_tool:
+    config.substitutions.append(("%not", config.not_tool))
+if os.path.exists("/usr/local/cuda/include/cuda_runtime.h") or \
+        os.path.exists(os.path.join(os.environ.get("CUDA_PATH", "/nonexistent"),
+                                    "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-sdk")

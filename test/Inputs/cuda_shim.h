@@ -16,6 +16,13 @@
 #include <__clang_cuda_builtin_vars.h>
 
 typedef unsigned long size_t;
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1)
+      : x(x), y(y), z(z) {}
+};
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0,
+                                 void *stream = 0);
 struct float2 { float x, y; };
 struct float3 { float x, y, z; };
 struct float4 { float x, y, z, w; };

@@ -1,0 +1,3 @@
+__global__ void k(float *a, int id, float v) {
+  atomicAdd(&a[id], v)
+}

@@ -1,0 +1,1 @@
+__global__ void k(float *a, int id, float v) { a[id] = v; }

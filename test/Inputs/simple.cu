@@ -1,0 +1,4 @@
+__global__ void k(float *a, float *b, int id, float v) {
+  atomicAdd(&a[id], v);
+  atomicAdd(&b[id], v);
+}

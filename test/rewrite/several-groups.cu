@@ -1,0 +1,27 @@
+// Several groups in one loop, mixed keys and mixed element types.
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: grep -v '^ *//' %t.cu | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+
+__global__ void pairs(const int2 *edges, int n, float *dpos, int *count,
+                      float w) {
+  for (int e = 0; e < n; ++e) {
+    const int a = edges[e].x;
+    const int b = edges[e].y;
+    // CHECK: ::distwar::Batch<float, 2> distwar_batch0; distwar_batch0.set(0, &dpos[a * 2 + 0], w);
+    atomicAdd(&dpos[a * 2 + 0], w);
+    // CHECK-NEXT: ::distwar::Batch<float, 2> distwar_batch1; distwar_batch1.set(0, &dpos[b * 2 + 0], -w);
+    atomicAdd(&dpos[b * 2 + 0], -w);
+    // CHECK-NEXT: distwar_batch0.set(1, &dpos[a * 2 + 1], w); ::distwar::reduceSerial(distwar_batch0, a, DISTWAR_SITE_THRESHOLD(distwar_sites_several_groups_cu, 0));
+    atomicAdd(&dpos[a * 2 + 1], w);
+    // CHECK-NEXT: distwar_batch1.set(1, &dpos[b * 2 + 1], -w); ::distwar::reduceSerial(distwar_batch1, b, DISTWAR_SITE_THRESHOLD(distwar_sites_several_groups_cu, 1));
+    atomicAdd(&dpos[b * 2 + 1], -w);
+    // CHECK-NEXT: ::distwar::Batch<int, 1> distwar_batch2; distwar_batch2.set(0, &count[a], 1); ::distwar::reduceSerial(distwar_batch2, a, DISTWAR_SITE_THRESHOLD(distwar_sites_several_groups_cu, 2));
+    atomicAdd(&count[a], 1);
+  }
+}
+
+// REPORT: group pairs#0: batched (serial) key=a type=float sites=2 slots=2
+// REPORT: group pairs#1: batched (serial) key=b type=float sites=2 slots=2
+// REPORT: group pairs#2: batched (serial) key=a type=int sites=1 slots=1

@@ -1,0 +1,24 @@
+// Templates: the pattern is rewritten once, with text valid for every
+// instantiation; instantiations themselves are not visited.
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: grep -v '^ *//' %t.cu | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+
+namespace ns {
+// CHECK: DISTWAR_SITES(distwar_sites_templates_cu, "ns::accumulate#0");
+template <typename T, int N>
+__global__ void accumulate(T *grad, const int *ids, T v) {
+  const int id = ids[blockIdx.x];
+  // CHECK: ::distwar::Batch<T, N + 1> distwar_batch0; _Pragma("unroll") for (int i = 0; i < N; ++i)
+  for (int i = 0; i < N; ++i)
+    atomicAdd(&grad[id * (N + 1) + i], v);
+  // CHECK: distwar_batch0.set(N + 0, &grad[id * (N + 1) + N], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_templates_cu, 0));
+  atomicAdd(&grad[id * (N + 1) + N], v);
+}
+} // namespace ns
+// CHECK-NOT: reduceSerial
+template __global__ void ns::accumulate<float, 3>(float *, const int *, float);
+template __global__ void ns::accumulate<double, 2>(double *, const int *, double);
+// REPORT: templates.cu: 2 atomic site(s), 1 group(s), rewritten
+// REPORT: group ns::accumulate#0: batched (serial) key=id type=T sites=2 slots=N + 1

@@ -1,0 +1,43 @@
+"""Checks distwar_torch on examples/consumer/splat.cu with the real tool:
+  python3 test_distwar_torch.py <path to distwar-rewrite> <scratch dir>"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import distwar_torch  # noqa: E402
+
+tool, scratch = sys.argv[1], sys.argv[2]
+root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+src = os.path.join(root, "examples", "consumer", "splat.cu")
+out_dir = os.path.join(scratch, "rewritten")
+failures = []
+
+paths = distwar_torch.rewrite_sources(["host.cpp", src], out_dir, variant="serial",
+                                      tool=tool, base_dir=root, gpu_arch="sm_90")
+if paths[0] != "host.cpp":
+    failures.append("non-.cu source changed: %r" % paths[0])
+out = paths[1]
+if not out.startswith(out_dir) or not os.path.isfile(out):
+    failures.append("no rewritten copy at %r" % out)
+else:
+    text = open(out).read()
+    if "#include <distwar/runtime.cuh>" not in text or "DISTWAR_SITES" not in text:
+        failures.append("copy lacks the distwar prologue")
+    stamp = os.path.getmtime(out)
+    time.sleep(1.1)
+    distwar_torch.rewrite_sources([src], out_dir, tool=tool, base_dir=root)
+    if os.path.getmtime(out) != stamp:
+        failures.append("an up-to-date copy was rewritten again")
+if os.path.join(root, "runtime", "include") not in distwar_torch.include_dirs([src]):
+    failures.append("include_dirs() lacks runtime/include")
+try:
+    distwar_torch.rewrite_sources([src], out_dir, variant="fast", tool=tool)
+    failures.append("a bad variant was accepted")
+except ValueError:
+    pass
+
+for f in failures:
+    print("FAILED:", f)
+print("%d passed, %d failed" % (5 - len(failures), len(failures)))
+sys.exit(1 if failures else 0)
