@@ -36,6 +36,10 @@ cmake_policy(PUSH)
 cmake_policy(VERSION 3.20...3.31)
 
 set(_DISTWAR_REWRITE_HELPER "${CMAKE_CURRENT_LIST_DIR}/DistwarRewriteHelper.cmake")
+option(DISTWAR_REWRITE_DEPFILE
+       "distwar-rewrite writes --depfile: re-run rewrites when included headers change" OFF)
+option(DISTWAR_REWRITE_RESPONSE_FILES
+       "distwar-rewrite expands @file among the clang flags after --" OFF)
 
 # The path of a source relative to `base`, with leading "../" made safe so
 # that every output stays inside its own folder.
@@ -185,6 +189,12 @@ function(distwar_rewrite_target target)
                            BASE_DIR "${CMAKE_BINARY_DIR}")
   else()
     _distwar_rewrite_tool(tool tool_depends)
+    # Switches for tool features that arrive after this module: a depfile
+    # (--depfile, so header edits re-run the rewrite) and @file expansion of
+    # the clang flags after "--". Without the latter the helper passes the
+    # flags one by one, which is equivalent except for command-line length.
+    set(use_depfile "${DISTWAR_REWRITE_DEPFILE}")
+    set(use_response_file "${DISTWAR_REWRITE_RESPONSE_FILES}")
     set(tool_options "--variant=${DW_VARIANT}")
     if(arch)
       list(APPEND tool_options "--cuda-gpu-arch=${arch}")
@@ -280,16 +290,24 @@ function(distwar_rewrite_target target)
       endif()
       set(cuda_raw_args "${work_dir}/args/${rel}-$<CONFIG>-CUDA.txt")
       file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${out}")
+      set(depfile_args "")
+      set(depfile_option "")
+      if(use_depfile)
+        set(depfile_args DEPFILE "${out}.d")
+        set(depfile_option "--depfile=${out}.d")
+      endif()
+      string(JOIN "|" joined_options ${tool_options} ${report_options} ${depfile_option})
       add_custom_command(
         OUTPUT "${out}" ${report_output}
         BYPRODUCTS "${rsp}"
-        COMMAND "${CMAKE_COMMAND}" -DDISTWAR_MODE=response-file
-                "-DDISTWAR_IN=${cuda_raw_args}" "-DDISTWAR_OUT=${rsp}"
+        COMMAND "${CMAKE_COMMAND}" -DDISTWAR_MODE=rewrite
+                "-DDISTWAR_TOOL=${tool}" "-DDISTWAR_SOURCE=${abs}"
+                "-DDISTWAR_OUT=${out}" "-DDISTWAR_IN=${cuda_raw_args}"
+                "-DDISTWAR_OPTIONS=${joined_options}"
+                "-DDISTWAR_RESPONSE_FILE=${use_response_file}" "-DDISTWAR_RSP=${rsp}"
                 -P "${_DISTWAR_REWRITE_HELPER}"
-        COMMAND ${tool} "${abs}" -o "${out}" ${tool_options} ${report_options}
-                "--depfile=${out}.d" -- "@${rsp}"
         DEPENDS "${abs}" "${cuda_raw_args}" ${tool_depends} "${_DISTWAR_REWRITE_HELPER}"
-        DEPFILE "${out}.d"
+        ${depfile_args}
         COMMENT "distwar-rewrite ${rel} (${target}, ${DW_VARIANT})"
         VERBATIM)
 

@@ -1,17 +1,20 @@
 # Build-time steps of distwar_rewrite_target(), run as
 #   cmake -DDISTWAR_MODE=<mode> -DDISTWAR_IN=... -DDISTWAR_OUT=... -P <this file>
 #
-# response-file  DISTWAR_IN holds one clang argument per line (written by
-#                file(GENERATE)); DISTWAR_OUT gets them quoted for an @file,
-#                so paths with spaces and definitions with quotes survive.
+# rewrite        runs DISTWAR_TOOL on DISTWAR_SOURCE into DISTWAR_OUT with the
+#                tool options DISTWAR_OPTIONS (separated by "|") and the clang
+#                flags of DISTWAR_IN (one per line, written by file(GENERATE)):
+#                quoted into the @file DISTWAR_RSP when DISTWAR_RESPONSE_FILE
+#                is true, so paths with spaces and definitions with quotes
+#                survive; else one argument each (no shell in between).
 # pregenerate    copies the rewritten DISTWAR_IN to DISTWAR_OUT and writes the
 #                SHA-256 of DISTWAR_ORIGINAL to DISTWAR_OUT.sha256.
 # report         joins the per-source JSON reports listed in DISTWAR_IN
 #                (separated by "|") into one JSON object for DISTWAR_TARGET.
 cmake_minimum_required(VERSION 3.20)
 
-if(DISTWAR_MODE STREQUAL "response-file")
-  file(STRINGS "${DISTWAR_IN}" lines)
+function(distwar_quoted_response_file in out)
+  file(STRINGS "${in}" lines)
   set(text "")
   foreach(line IN LISTS lines)
     string(STRIP "${line}" line)
@@ -22,7 +25,32 @@ if(DISTWAR_MODE STREQUAL "response-file")
     string(REPLACE "\"" "\\\"" line "${line}")
     string(APPEND text "\"${line}\"\n")
   endforeach()
-  file(WRITE "${DISTWAR_OUT}" "${text}")
+  file(WRITE "${out}" "${text}")
+endfunction()
+
+if(DISTWAR_MODE STREQUAL "rewrite")
+  string(REPLACE "|" ";" options "${DISTWAR_OPTIONS}")
+  if(DISTWAR_RESPONSE_FILE)
+    distwar_quoted_response_file("${DISTWAR_IN}" "${DISTWAR_RSP}")
+    set(flags "@${DISTWAR_RSP}")
+  else()
+    # One argument per non-empty line, kept whole even with ';' inside.
+    file(STRINGS "${DISTWAR_IN}" lines)
+    set(flags "")
+    foreach(line IN LISTS lines)
+      string(STRIP "${line}" line)
+      if(NOT line STREQUAL "")
+        string(REPLACE ";" "\\;" line "${line}")
+        list(APPEND flags "${line}")
+      endif()
+    endforeach()
+  endif()
+  execute_process(COMMAND "${DISTWAR_TOOL}" "${DISTWAR_SOURCE}" -o "${DISTWAR_OUT}"
+                          ${options} -- ${flags}
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "distwar-rewrite failed (${rc}) on ${DISTWAR_SOURCE}")
+  endif()
 elseif(DISTWAR_MODE STREQUAL "pregenerate")
   file(SHA256 "${DISTWAR_ORIGINAL}" hash)
   get_filename_component(dir "${DISTWAR_OUT}" DIRECTORY)

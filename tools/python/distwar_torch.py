@@ -46,6 +46,18 @@ def include_dirs(original_sources=()):
     return dirs
 
 
+_DEPFILE_SUPPORT = {}
+
+
+def _tool_writes_depfiles(tool):
+    """Whether this tool accepts --depfile (asked once per tool)."""
+    if tool not in _DEPFILE_SUPPORT:
+        done = subprocess.run([tool, "--help"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+        _DEPFILE_SUPPORT[tool] = "--depfile" in done.stdout
+    return _DEPFILE_SUPPORT[tool]
+
+
 def _depfile_inputs(depfile):
     with open(depfile) as f:
         text = f.read().replace("\\\n", " ")
@@ -54,10 +66,10 @@ def _depfile_inputs(depfile):
 
 
 def _up_to_date(src, out, depfile):
-    if not (os.path.exists(out) and os.path.exists(depfile)):
+    if not os.path.exists(out) or (depfile and not os.path.exists(depfile)):
         return False
     stamp = os.path.getmtime(out)
-    inputs = [src] + _depfile_inputs(depfile)
+    inputs = [src] + (_depfile_inputs(depfile) if depfile else [])
     return all(os.path.exists(p) and os.path.getmtime(p) <= stamp for p in inputs)
 
 
@@ -89,10 +101,11 @@ def rewrite_sources(sources, out_dir, variant="auto", extra_args=(), tool=None,
             shutil.copyfile(os.path.join(pregenerated_dir, rel), out)
             result.append(out)
             continue
-        depfile = out + ".d"
+        depfile = out + ".d" if _tool_writes_depfiles(tool) else None
         if not _up_to_date(src_abs, out, depfile):
-            command = [tool, src_abs, "-o", out, "--variant=" + variant,
-                       "--depfile=" + depfile]
+            command = [tool, src_abs, "-o", out, "--variant=" + variant]
+            if depfile:
+                command.append("--depfile=" + depfile)
             if gpu_arch:
                 command.append("--cuda-gpu-arch=" + gpu_arch)
             command += ["--", "-I" + os.path.dirname(src_abs)] + list(extra_args)
