@@ -1,0 +1,452 @@
+// GPU correctness of the reference kernels and of every compiled variant.
+//
+//   distwar_kernels_gpu_test [seed]
+//
+// Fresh inputs each run (the seed, printed, reproduces a run). Forward
+// outputs are poisoned before the forward; gradients, which the kernels add
+// into, are zeroed before each backward and then checked finite, field by
+// field, against the float64 reference (tiny scenes) and the plain kernel
+// (large scenes): relative L2 error at most 1e-5 per field.
+#include "cubemap_reference.h"
+#include "gaussians_reference.h"
+#include "kernel_variants.h"
+#include "spheres_reference.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace dwk;
+
+namespace {
+
+constexpr double kTolerance = 1e-5;
+
+int passed = 0, failed = 0;
+
+void expect(bool ok, const std::string &what) {
+  if (ok) {
+    ++passed;
+  } else {
+    ++failed;
+    std::printf("FAIL: %s\n", what.c_str());
+  }
+}
+
+// A strided view of one field: element i is data[i * stride + offset].
+template <typename T> struct Field {
+  const std::vector<T> *data;
+  size_t stride, offset;
+  size_t size() const { return data->size() / stride; }
+  double operator[](size_t i) const {
+    return double((*data)[i * stride + offset]);
+  }
+};
+template <typename T>
+Field<T> field(const std::vector<T> &v, size_t stride = 1, size_t offset = 0) {
+  return Field<T>{&v, stride, offset};
+}
+
+// Relative L2 error of `got` against `want`; every element of `got` finite.
+// An all-zero reference needs an all-zero result.
+template <typename G, typename W>
+void expectClose(const Field<G> &got, const Field<W> &want,
+                 const std::string &what) {
+  if (got.size() != want.size()) {
+    expect(false, what + ": size " + std::to_string(got.size()) + " vs " +
+                      std::to_string(want.size()));
+    return;
+  }
+  double err = 0, norm = 0;
+  size_t nonfinite = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = got[i], w = want[i];
+    if (!std::isfinite(g)) {
+      ++nonfinite;
+      continue;
+    }
+    err += (g - w) * (g - w);
+    norm += w * w;
+  }
+  const double rel = norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
+  const bool ok = nonfinite == 0 && rel <= kTolerance;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, ": rel L2 %.3g over %zu, %zu not finite", rel,
+                got.size(), nonfinite);
+  expect(ok, what + buf);
+}
+
+template <typename T>
+void expectZero(const Field<T> &got, const std::string &what) {
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    bad += got[i] != 0.0;
+  expect(bad == 0, what + ": " + std::to_string(bad) + " nonzero");
+}
+
+// --- Gaussians -------------------------------------------------------------
+
+struct GaussianGrads {
+  std::vector<float3> mean2D;
+  std::vector<float4> conic;
+  std::vector<float> opacity, colors, invdepths;
+};
+
+GaussianGrads runGaussianBackward(GaussianDeviceScene &d,
+                                  const BackwardVariant &v, bool with_depth) {
+  d.zeroGradients();
+  v.gaussian(d.backwardArgs(with_depth), 0);
+  DWK_CHECK(cudaGetLastError());
+  DWK_CHECK(cudaDeviceSynchronize());
+  return {d.dL_dmean2D.download(), d.dL_dconic2D.download(),
+          d.dL_dopacity.download(), d.dL_dcolors.download(),
+          d.dL_dinvdepths.download()};
+}
+
+std::vector<float> flat(const std::vector<float3> &v) {
+  std::vector<float> out;
+  for (const float3 &e : v)
+    out.insert(out.end(), {e.x, e.y, e.z});
+  return out;
+}
+std::vector<float> flat(const std::vector<float4> &v) {
+  std::vector<float> out;
+  for (const float4 &e : v)
+    out.insert(out.end(), {e.x, e.y, e.z, e.w});
+  return out;
+}
+
+// Compares every field; `want` holds double (reference) or float (plain).
+template <typename W>
+void compareGaussianGrads(const GaussianGrads &got,
+                          const std::vector<W> &mean2D,
+                          const std::vector<W> &conic,
+                          const std::vector<W> &opacity,
+                          const std::vector<W> &colors,
+                          const std::vector<W> &invdepths, bool with_depth,
+                          const std::string &what) {
+  const std::vector<float> m = flat(got.mean2D), c = flat(got.conic);
+  expectClose(field(m, 3, 0), field(mean2D, 3, 0), what + " dL_dmean2D.x");
+  expectClose(field(m, 3, 1), field(mean2D, 3, 1), what + " dL_dmean2D.y");
+  expectZero(field(m, 3, 2), what + " dL_dmean2D.z (unused)");
+  expectClose(field(c, 4, 0), field(conic, 4, 0), what + " dL_dconic2D.x");
+  expectClose(field(c, 4, 1), field(conic, 4, 1), what + " dL_dconic2D.y");
+  expectZero(field(c, 4, 2), what + " dL_dconic2D.z (unused)");
+  expectClose(field(c, 4, 3), field(conic, 4, 3), what + " dL_dconic2D.w");
+  expectClose(field(got.opacity), field(opacity), what + " dL_dopacity");
+  for (int ch = 0; ch < NUM_CHANNELS; ++ch)
+    expectClose(field(got.colors, NUM_CHANNELS, ch),
+                field(colors, NUM_CHANNELS, ch),
+                what + " dL_dcolors[" + std::to_string(ch) + "]");
+  if (with_depth)
+    expectClose(field(got.invdepths), field(invdepths),
+                what + " dL_dinvdepths");
+  else
+    expectZero(field(got.invdepths), what + " dL_dinvdepths (no depth loss)");
+}
+
+void checkGaussiansAgainstReference(uint64_t seed) {
+  GaussianScene scene = makeGaussianScene(*findGaussianPreset("tiny"), seed);
+  const int nudged = removeAmbiguousDecisions(scene);
+  const GaussianForwardReference fref = gaussianForwardReference(scene);
+  std::printf("gaussians/tiny: %d Gaussians, %d opacity nudges\n", scene.P,
+              nudged);
+  GaussianDeviceScene d(scene);
+  d.poisonForwardOutputs();
+  d.bin();
+  d.forward();
+  DWK_CHECK(cudaDeviceSynchronize());
+  const std::vector<uint32_t> n_contrib = d.n_contrib.download();
+  size_t contrib_mismatch = 0;
+  for (size_t i = 0; i < n_contrib.size(); ++i)
+    contrib_mismatch += n_contrib[i] != fref.n_contrib[i];
+  expect(contrib_mismatch == 0, "gaussians/tiny forward n_contrib: " +
+                                    std::to_string(contrib_mismatch) +
+                                    " pixels differ");
+  const std::vector<float> final_T = d.final_T.download();
+  const std::vector<float> color = d.out_color.download();
+  const std::vector<float> invdepth = d.out_invdepth.download();
+  expectClose(field(final_T), field(fref.final_T),
+              "gaussians/tiny forward final_T");
+  expectClose(field(color), field(fref.color), "gaussians/tiny forward color");
+  expectClose(field(invdepth), field(fref.invdepth),
+              "gaussians/tiny forward invdepth");
+
+  for (bool with_depth : {true, false}) {
+    const GaussianGradientReference g =
+        gaussianBackwardReference(scene, fref, with_depth);
+    for (const BackwardVariant &v : backwardVariants()) {
+      if (!v.computesGradients())
+        continue;
+      const std::string what = std::string("gaussians/tiny ") + v.name +
+                               (with_depth ? " +depth" : "") + " vs float64";
+      compareGaussianGrads(runGaussianBackward(d, v, with_depth), g.mean2D,
+                           g.conic, g.opacity, g.colors, g.invdepths,
+                           with_depth, what);
+    }
+  }
+}
+
+void checkGaussiansAgainstPlain(const char *preset, uint64_t seed) {
+  const GaussianScene scene =
+      makeGaussianScene(*findGaussianPreset(preset), seed);
+  GaussianDeviceScene d(scene);
+  d.bin();
+  d.forward();
+  const BackwardVariant &plain = *findBackwardVariant("plain");
+  const GaussianGrads want = runGaussianBackward(d, plain, true);
+  const std::vector<float> m = flat(want.mean2D), c = flat(want.conic);
+  for (const BackwardVariant &v : backwardVariants()) {
+    if (!v.computesGradients() || v.is("plain"))
+      continue;
+    compareGaussianGrads(runGaussianBackward(d, v, true), m, c, want.opacity,
+                         want.colors, want.invdepths, true,
+                         std::string("gaussians/") + preset + " " + v.name +
+                             " vs plain");
+  }
+}
+
+// --- Spheres ---------------------------------------------------------------
+
+struct SphereGrads {
+  std::vector<float> pos, rad, opy, col, cam;
+  std::vector<int> n_hits;
+};
+
+SphereGrads runSphereBackward(SphereDeviceScene &d, const BackwardVariant &v) {
+  d.zeroGradients();
+  v.sphere(d.backwardArgs(), 0);
+  DWK_CHECK(cudaGetLastError());
+  DWK_CHECK(cudaDeviceSynchronize());
+  SphereGrads g;
+  g.pos = flat(d.grad_pos.download());
+  g.rad = d.grad_rad.download();
+  g.opy = d.grad_opy.download();
+  g.col = d.grad_col.download();
+  for (const CamGradInfo &c : d.grad_cam_buf.download())
+    for (const float3 &e : {c.cam_pos, c.axis_x, c.axis_y, c.axis_z})
+      g.cam.insert(g.cam.end(), {e.x, e.y, e.z});
+  g.n_hits = d.n_hits.download();
+  return g;
+}
+
+template <typename W, typename H>
+void compareSphereGrads(const SphereGrads &got, const std::vector<W> &pos,
+                        const std::vector<W> &rad, const std::vector<W> &opy,
+                        const std::vector<W> &col, const std::vector<W> &cam,
+                        const std::vector<H> &n_hits, int n_channels,
+                        bool orthogonal, const std::string &what) {
+  static const char *axes = "xyz";
+  static const char *cam_fields[4] = {"cam_pos", "axis_x", "axis_y", "axis_z"};
+  for (int a = 0; a < 3; ++a)
+    expectClose(field(got.pos, 3, a), field(pos, 3, a),
+                what + " grad_pos." + axes[a]);
+  expectClose(field(got.rad), field(rad), what + " grad_rad");
+  expectClose(field(got.opy), field(opy), what + " grad_opy");
+  for (int ch = 0; ch < n_channels; ++ch)
+    expectClose(field(got.col, n_channels, ch), field(col, n_channels, ch),
+                what + " grad_col[" + std::to_string(ch) + "]");
+  for (int f = 0; f < 4; ++f)
+    for (int a = 0; a < 3; ++a) {
+      const std::string name =
+          what + " grad_cam_buf." + cam_fields[f] + "." + axes[a];
+      if (f == 3 && orthogonal)
+        expectZero(field(got.cam, 12, 3 * f + a), name + " (orthogonal)");
+      else
+        expectClose(field(got.cam, 12, 3 * f + a), field(cam, 12, 3 * f + a),
+                    name);
+    }
+  size_t hits_differ = 0;
+  for (size_t i = 0; i < got.n_hits.size(); ++i)
+    hits_differ += got.n_hits[i] != n_hits[i];
+  expect(hits_differ == 0 && got.n_hits.size() == n_hits.size(),
+         what + " n_hits (exact): " + std::to_string(hits_differ) + " differ");
+}
+
+void checkSpheresAgainstReference(const char *preset, uint64_t seed) {
+  SphereScene scene = makeSphereScene(*findSpherePreset(preset), seed);
+  const int nudged = removeAmbiguousDecisions(scene);
+  const SphereForwardReference fref = sphereForwardReference(scene);
+  std::printf("spheres/%s: %d spheres, %d radius nudges\n", preset, scene.P,
+              nudged);
+  SphereDeviceScene d(scene);
+  d.poisonForwardOutputs();
+  d.bin();
+  d.forward();
+  DWK_CHECK(cudaDeviceSynchronize());
+  const std::vector<int> ids = d.ids.download();
+  size_t ids_differ = 0;
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids_differ += ids[i] != fref.ids[i];
+  const std::string base = std::string("spheres/") + preset;
+  expect(ids_differ == 0,
+         base + " forward ids: " + std::to_string(ids_differ) + " differ");
+  const std::vector<float> image = d.image.download();
+  expectClose(field(image), field(fref.image), base + " forward image");
+
+  const SphereGradientReference g = sphereBackwardReference(scene, fref);
+  for (const BackwardVariant &v : backwardVariants()) {
+    if (!v.computesGradients())
+      continue;
+    compareSphereGrads(runSphereBackward(d, v), g.pos, g.rad, g.opy, g.col,
+                       g.cam, g.n_hits, scene.n_channels, scene.cam.orthogonal,
+                       base + " " + v.name + " vs float64");
+  }
+}
+
+void checkSpheresAgainstPlain(const char *preset, uint64_t seed) {
+  const SphereScene scene = makeSphereScene(*findSpherePreset(preset), seed);
+  SphereDeviceScene d(scene);
+  d.bin();
+  d.forward();
+  const SphereGrads want = runSphereBackward(d, *findBackwardVariant("plain"));
+  for (const BackwardVariant &v : backwardVariants()) {
+    if (!v.computesGradients() || v.is("plain"))
+      continue;
+    compareSphereGrads(
+        runSphereBackward(d, v), want.pos, want.rad, want.opy, want.col,
+        want.cam, want.n_hits, scene.n_channels, scene.cam.orthogonal,
+        std::string("spheres/") + preset + " " + v.name + " vs plain");
+  }
+}
+
+// --- Cubemaps and textures -------------------------------------------------
+
+std::vector<float> runCubemapBackward(CubemapDeviceScene &d,
+                                      const BackwardVariant &v, bool diffuse) {
+  d.zeroGradients();
+  if (diffuse)
+    v.diffuse(d.diffuseParams(), 0);
+  else
+    v.specular(d.specularParams(), 0);
+  DWK_CHECK(cudaGetLastError());
+  DWK_CHECK(cudaDeviceSynchronize());
+  return d.gradCubemap.download();
+}
+
+void checkCubemaps(const char *preset, bool diffuse, bool against_reference,
+                   uint64_t seed) {
+  const CubemapScene scene = makeCubemapScene(*findCubemapPreset(preset), seed);
+  CubemapDeviceScene d(scene);
+  const std::string base =
+      std::string(diffuse ? "diffuse/" : "specular/") + preset;
+  std::vector<double> want;
+  if (against_reference) {
+    const CubemapReference ref = diffuse ? diffuseCubemapReference(scene)
+                                         : specularCubemapReference(scene);
+    want = ref.gradCubemap;
+    d.diffuseOut.poison();
+    d.specularOut.poison();
+    d.computeBounds();
+    if (diffuse)
+      d.diffuseForward();
+    else
+      d.specularForward();
+    const std::vector<float> out =
+        diffuse ? d.diffuseOut.download() : d.specularOut.download();
+    expectClose(field(out), field(ref.out), base + " forward");
+  } else {
+    d.computeBounds();
+    for (float v :
+         runCubemapBackward(d, *findBackwardVariant("plain"), diffuse))
+      want.push_back(v);
+  }
+  for (const BackwardVariant &v : backwardVariants()) {
+    if (!v.computesGradients() || (!against_reference && v.is("plain")))
+      continue;
+    const std::vector<float> got = runCubemapBackward(d, v, diffuse);
+    for (int c = 0; c < 3; ++c)
+      expectClose(field(got, 3, c), field(want, 3, c),
+                  base + " " + v.name +
+                      (against_reference ? " vs float64" : " vs plain") +
+                      " grad[" + std::to_string(c) + "]");
+  }
+}
+
+void checkTextures(const char *preset, bool against_reference, uint64_t seed) {
+  const TextureScene scene = makeTextureScene(*findTexturePreset(preset), seed);
+  TextureDeviceScene d(scene);
+  const std::string base = std::string("texture/") + preset;
+  std::vector<double> want_tex, want_uv;
+  auto run = [&](const BackwardVariant &v, std::vector<float> &tex,
+                 std::vector<float> &uv) {
+    d.zeroGradients();
+    d.gradUV.poison(); // written, not accumulated
+    v.texture(d.params(), 0);
+    DWK_CHECK(cudaGetLastError());
+    DWK_CHECK(cudaDeviceSynchronize());
+    tex = d.gradTex.download();
+    uv = d.gradUV.download();
+  };
+  if (against_reference) {
+    const TextureReference ref = textureBilinearReference(scene);
+    want_tex = ref.gradTex;
+    want_uv = ref.gradUV;
+    d.out.poison();
+    d.forward();
+    expectClose(field(d.out.download()), field(ref.out), base + " forward");
+  } else {
+    std::vector<float> tex, uv;
+    run(*findBackwardVariant("plain"), tex, uv);
+    want_tex.assign(tex.begin(), tex.end());
+    want_uv.assign(uv.begin(), uv.end());
+  }
+  const int C = scene.channels;
+  for (const BackwardVariant &v : backwardVariants()) {
+    if (!v.computesGradients() || (!against_reference && v.is("plain")))
+      continue;
+    std::vector<float> tex, uv;
+    run(v, tex, uv);
+    const std::string what =
+        base + " " + v.name + (against_reference ? " vs float64" : " vs plain");
+    for (int c = 0; c < C; ++c)
+      expectClose(field(tex, C, c), field(want_tex, C, c),
+                  what + " gradTex[" + std::to_string(c) + "]");
+    expectClose(field(uv, 2, 0), field(want_uv, 2, 0), what + " gradUV.u");
+    expectClose(field(uv, 2, 1), field(want_uv, 2, 1), what + " gradUV.v");
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("SKIPPED: no CUDA device\n");
+    return 0;
+  }
+  const uint64_t seed =
+      argc > 1
+          ? std::strtoull(argv[1], nullptr, 0)
+          : uint64_t(
+                std::chrono::system_clock::now().time_since_epoch().count());
+  std::printf("seed %llu (rerun: %s %llu)\n", (unsigned long long)seed, argv[0],
+              (unsigned long long)seed);
+  std::printf("variants:");
+  for (const BackwardVariant &v : backwardVariants())
+    std::printf(" %s", v.name);
+  std::printf("\n");
+
+  checkGaussiansAgainstReference(seed);
+  checkSpheresAgainstReference("tiny", seed + 1);
+  checkSpheresAgainstReference("tiny-ortho", seed + 2);
+  checkCubemaps("tiny", true, true, seed + 3);
+  checkCubemaps("tiny", false, true, seed + 4);
+  checkTextures("tiny", true, seed + 5);
+
+  checkGaussiansAgainstPlain("large", seed + 6);
+  checkGaussiansAgainstPlain("early", seed + 7);
+  checkSpheresAgainstPlain("large", seed + 8);
+  checkSpheresAgainstPlain("large-ortho", seed + 9);
+  checkCubemaps("diffuse-32", true, false, seed + 10);
+  checkCubemaps("specular-64", false, false, seed + 11);
+  checkTextures("magnify", false, seed + 12);
+  checkTextures("minify", false, seed + 13);
+
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
