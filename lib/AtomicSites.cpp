@@ -423,7 +423,12 @@ private:
           }
       ++Others;
     }
-    if (ChannelRef && (Strides != 1 || Others)) {
+    if (ChannelRef && Strides != 1) {
+      // A loop variable without a stride is a key (`&buf[i]`), not a field.
+      ChannelRef = nullptr;
+      ++Others;
+    }
+    if (ChannelRef && Others) {
       Site.Why = Reason::AddressNotDecomposed;
       return;
     }
