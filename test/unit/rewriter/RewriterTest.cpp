@@ -1,0 +1,137 @@
+//===- RewriterTest.cpp - address decomposition and grouping --------------===//
+//
+// Parses in-memory CUDA with the hermetic shim and checks what the library
+// finds and decides, below the level of the text the tool writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distwar/AtomicSites.h"
+#include "distwar/CudaArgs.h"
+#include "distwar/GroupSafety.h"
+#include "distwar/Grouping.h"
+#include "distwar/Rewriter.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace distwar;
+
+namespace {
+
+std::vector<std::string> hermeticArgs() {
+  CudaOptions Options;
+  Options.NoCudaSdk = true;
+  Options.ResourceDir = DISTWAR_CLANG_RESOURCE_DIR;
+  return frontEndArgs(Options, {"-include", std::string(DISTWAR_TEST_INPUTS) +
+                                                "/cuda_shim.h"});
+}
+
+struct Parsed {
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::vector<AtomicSite> Sites;
+  std::vector<SiteGroup> Groups;
+};
+
+Parsed parse(llvm::StringRef Code) {
+  Parsed P;
+  P.AST = clang::tooling::buildASTFromCodeWithArgs(Code, hermeticArgs(),
+                                                   "/virtual/t.cu");
+  EXPECT_TRUE(P.AST);
+  EXPECT_FALSE(P.AST->getDiagnostics().hasErrorOccurred());
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  P.Sites = findAtomicSites(Ctx);
+  P.Groups = groupSites(Ctx, P.Sites);
+  for (SiteGroup &G : P.Groups)
+    G.Why = checkGroupSafety(Ctx, P.Sites, G);
+  return P;
+}
+
+TEST(AddressDecomposition, FieldsStridesAndChannels) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *a, float2 *m, float *c, int id, float v) {
+      atomicAdd(&a[id * 4 + 2], v);
+      atomicAdd(&m[id].y, v);
+      atomicAdd(a + 4 * id + 3, v);
+      for (int ch = 1; ch < 4; ++ch)
+        atomicAdd(&c[id * 4 + ch], v);
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 4u);
+  for (const AtomicSite &S : P.Sites) {
+    EXPECT_EQ(S.Why, Reason::None) << S.Line;
+    EXPECT_EQ(S.KeyText, "id") << S.Line;
+    EXPECT_EQ(S.TypeText, "float");
+  }
+  EXPECT_EQ(P.Sites[0].FieldText, "[*4+2]");
+  EXPECT_EQ(P.Sites[1].FieldText, ".y");
+  EXPECT_EQ(P.Sites[1].Buffer->getName(), "m");
+  EXPECT_EQ(P.Sites[2].FieldText, "[*4+3]");
+  ASSERT_TRUE(P.Sites[3].Channel.has_value());
+  EXPECT_EQ(P.Sites[3].Channel->LowerText, "1");
+  EXPECT_EQ(P.Sites[3].Channel->UpperText, "4");
+  EXPECT_FALSE(P.Sites[3].Channel->LowerIsZero);
+}
+
+TEST(AddressDecomposition, RefusesWhatItCannotProve) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *a, int n, int id, float v, bool f) {
+      float *p = f ? a : a + 1;
+      atomicAdd(&p[id], v);
+      for (int i = 0; i < n; ++i)
+        atomicAdd(&a[id * 2 + i], v);
+      float r = atomicAdd(&a[id], v);
+      a = a + 1;
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 3u);
+  EXPECT_EQ(P.Sites[0].Why, Reason::BufferNotUniform);
+  EXPECT_EQ(P.Sites[1].Why, Reason::ChannelLoopUnsupported);
+  EXPECT_EQ(P.Sites[2].Why, Reason::UsedResult);
+}
+
+TEST(Grouping, OneGroupPerKeyTypeAndIteration) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *a, int *c, const int *ids, int n, float v) {
+      for (int j = 0; j < n; ++j) {
+        int g = ids[j];
+        int h = ids[j + 1];
+        atomicAdd(&a[g], v);
+        atomicAdd(&a[(h)], v);
+        atomicAdd(&c[g], 1);
+        atomicAdd(&a[g + 0 * 0], v);
+        atomicAdd(&a[(g)], v);
+      }
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 5u);
+  // g (float): sites 0 and 4 (parens do not matter); h; g (int); g + 0 * 0.
+  ASSERT_EQ(P.Groups.size(), 4u);
+  EXPECT_EQ(P.Groups[0].Sites, (std::vector<size_t>{0, 4}));
+  EXPECT_EQ(P.Groups[1].Sites, (std::vector<size_t>{1}));
+  EXPECT_EQ(P.Groups[2].Sites, (std::vector<size_t>{2}));
+  EXPECT_EQ(P.Groups[3].Sites, (std::vector<size_t>{3}));
+  for (const SiteGroup &G : P.Groups)
+    EXPECT_EQ(G.Why, Reason::None);
+}
+
+TEST(Grouping, RegionSafety) {
+  Parsed P = parse(R"cu(
+    __device__ float twice(float x) { return 2 * x; }
+    __global__ void k(float *a, float *b, float *out, int id, float v) {
+      atomicAdd(&a[id], v);
+      float w = twice(v) + sqrtf(v);  // pure calls: fine
+      atomicAdd(&b[id], w);
+      atomicAdd(&a[id + 1], v);
+      out[0] = w;                     // may alias a or b
+      atomicAdd(&b[id + 1], w);
+    })cu");
+  ASSERT_EQ(P.Groups.size(), 2u);
+  EXPECT_EQ(P.Groups[0].Why, Reason::None);
+  EXPECT_EQ(P.Groups[1].Why, Reason::StoreBetween);
+}
+
+TEST(Rewriter, OwnOutputIsRecognisedByTokens) {
+  EXPECT_TRUE(looksRewritten("#include <distwar/runtime.cuh>\n"));
+  EXPECT_TRUE(looksRewritten("x; ::distwar::reduceSerial(b, k, 0);"));
+  EXPECT_FALSE(looksRewritten("// distwar_batch0 and DISTWAR_SITES(\n"));
+  EXPECT_FALSE(looksRewritten("/* ::distwar::reduceSerial */ int x;"));
+}
+
+} // namespace
