@@ -1,0 +1,428 @@
+// The benchmark of the reference kernels: for each workload and scene, times
+// plain atomics, every rewritten variant at every threshold (0..33), and the
+// no-atomic floor, interleaved in one process; counts active lanes per warp
+// at the atomics; times forward + backward per iteration. Prints a table and
+// writes JSON (see RESULTS.md for the method).
+//
+//   distwar_bench [--out results.json] [--reps 7] [--cases a,b,...] [--list]
+#include "count_registry.h"
+#include "kernel_variants.h"
+#include "tiles.h"
+
+#if defined(DWK_HAVE_RUNTIME)
+#include <distwar/sites.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace dwk;
+
+namespace {
+
+constexpr int kMaxThreshold = 33; // distwar::kNeverReduce
+
+// One scene of one workload, resident on the GPU.
+struct Case {
+  std::string workload, preset, details;
+  std::function<void()> zero;                            // gradients
+  std::function<void(const BackwardVariant &)> backward; // one launch
+  std::function<void()> forward;                         // incl. binning
+};
+
+std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
+  const size_t slash = name.find('/');
+  const std::string workload = name.substr(0, slash);
+  const std::string preset = name.substr(slash + 1);
+  auto c = std::make_unique<Case>();
+  c->workload = workload;
+  c->preset = preset;
+  std::ostringstream details;
+  if (workload == "gaussians" && findGaussianPreset(preset)) {
+    auto d = std::make_shared<GaussianDeviceScene>(
+        makeGaussianScene(*findGaussianPreset(preset), seed));
+    d->bin();
+    d->forward();
+    const dim3 grid = tileGrid(d->W, d->H);
+    details << d->P << " Gaussians, " << d->W << "x" << d->H << ", "
+            << double(d->bins.num_rendered) / (grid.x * grid.y) << " per tile";
+    c->zero = [d] { d->zeroGradients(); };
+    c->backward = [d](const BackwardVariant &v) {
+      v.gaussian(d->backwardArgs(false), 0);
+    };
+    c->forward = [d] {
+      d->bin();
+      d->forward();
+    };
+  } else if (workload == "spheres" && findSpherePreset(preset)) {
+    auto d = std::make_shared<SphereDeviceScene>(
+        makeSphereScene(*findSpherePreset(preset), seed));
+    d->bin();
+    d->forward();
+    details << d->P << " spheres, " << d->W << "x" << d->H
+            << (d->cam.orthogonal ? ", orthogonal" : ", perspective");
+    c->zero = [d] { d->zeroGradients(); };
+    c->backward = [d](const BackwardVariant &v) {
+      v.sphere(d->backwardArgs(), 0);
+    };
+    c->forward = [d] {
+      d->bin();
+      d->forward();
+    };
+  } else if ((workload == "diffuse" || workload == "specular") &&
+             findCubemapPreset(preset)) {
+    auto d = std::make_shared<CubemapDeviceScene>(
+        makeCubemapScene(*findCubemapPreset(preset), seed));
+    d->computeBounds();
+    details << "6x" << d->N << "x" << d->N;
+    if (workload == "specular")
+      details << ", roughness " << d->roughness << ", cos cutoff "
+              << d->costheta_cutoff;
+    const bool diffuse = workload == "diffuse";
+    c->zero = [d] { d->zeroGradients(); };
+    c->backward = [d, diffuse](const BackwardVariant &v) {
+      if (diffuse)
+        v.diffuse(d->diffuseParams(), 0);
+      else
+        v.specular(d->specularParams(), 0);
+    };
+    c->forward = [d, diffuse] {
+      if (diffuse)
+        d->diffuseForward();
+      else
+        d->specularForward();
+    };
+  } else if (workload == "texture" && findTexturePreset(preset)) {
+    auto d = std::make_shared<TextureDeviceScene>(
+        makeTextureScene(*findTexturePreset(preset), seed));
+    details << "texture " << d->texWidth << "x" << d->texHeight << ", image "
+            << d->imgWidth << "x" << d->imgHeight;
+    c->zero = [d] { d->zeroGradients(); };
+    c->backward = [d](const BackwardVariant &v) { v.texture(d->params(), 0); };
+    c->forward = [d] { d->forward(); };
+  } else {
+    return nullptr;
+  }
+  DWK_CHECK(cudaDeviceSynchronize());
+  c->details = details.str();
+  return c;
+}
+
+const std::vector<std::string> kDefaultCases = {
+    "gaussians/small",      "gaussians/medium",
+    "gaussians/large",      "gaussians/medium-clustered",
+    "gaussians/early",      "gaussians/late",
+    "spheres/small",        "spheres/large",
+    "spheres/large-ortho",  "diffuse/diffuse-16",
+    "diffuse/diffuse-32",   "specular/specular-32",
+    "specular/specular-64", "texture/magnify",
+    "texture/minify"};
+
+void setThreshold(int t) {
+#if defined(DWK_HAVE_RUNTIME)
+  distwar::setAllSiteThresholds(t);
+#else
+  (void)t;
+#endif
+}
+
+// A timed configuration: a variant at one threshold (-1: not tunable).
+struct Run {
+  const BackwardVariant *variant;
+  int threshold;
+  std::vector<float> ms;
+  double median() const {
+    std::vector<float> s = ms;
+    std::sort(s.begin(), s.end());
+    return s.empty() ? 0 : s[s.size() / 2];
+  }
+};
+
+struct Timer {
+  cudaEvent_t start, stop;
+  Timer() {
+    DWK_CHECK(cudaEventCreate(&start));
+    DWK_CHECK(cudaEventCreate(&stop));
+  }
+  ~Timer() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  template <typename F> float time(F &&f) {
+    DWK_CHECK(cudaEventRecord(start));
+    f();
+    DWK_CHECK(cudaEventRecord(stop));
+    DWK_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    DWK_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+  }
+};
+
+// Every run once per round, rounds interleaved; the first round warms up.
+void timeInterleaved(std::vector<Run> &runs, int reps, Timer &timer,
+                     const std::function<float(Run &)> &once) {
+  for (int round = 0; round <= reps; ++round)
+    for (Run &r : runs) {
+      if (r.threshold >= 0)
+        setThreshold(r.threshold);
+      const float ms = once(r);
+      if (round > 0)
+        r.ms.push_back(ms);
+    }
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string out_path, case_list;
+  int reps = 7;
+  uint64_t seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc)
+      out_path = argv[++i];
+    else if (a == "--reps" && i + 1 < argc)
+      reps = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--cases" && i + 1 < argc)
+      case_list = argv[++i];
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--list") {
+      for (const std::string &c : kDefaultCases)
+        std::printf("%s\n", c.c_str());
+      return 0;
+    } else {
+      std::fprintf(stderr, "distwar_bench: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("SKIPPED: no CUDA device\n");
+    return 0;
+  }
+  std::vector<std::string> cases = kDefaultCases;
+  if (!case_list.empty()) {
+    cases.clear();
+    std::stringstream ss(case_list);
+    for (std::string c; std::getline(ss, c, ',');)
+      cases.push_back(c);
+  }
+  cudaDeviceProp prop;
+  DWK_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  std::printf("device: %s; %s; median of %d launches after 1 warm-up round\n",
+              prop.name, date, reps);
+
+  const BackwardVariant *plain = findBackwardVariant("plain");
+  const BackwardVariant *floor = findBackwardVariant("floor");
+  const BackwardVariant *counted = findBackwardVariant("counted");
+  std::vector<const BackwardVariant *> tunable;
+  for (const BackwardVariant &v : backwardVariants())
+    if (v.tunable())
+      tunable.push_back(&v);
+
+  std::ostringstream json;
+  json << "{\n  \"device\": " << jsonString(prop.name)
+       << ",\n  \"date\": " << jsonString(date) << ",\n  \"reps\": " << reps
+       << ",\n  \"seed\": " << seed << ",\n  \"cases\": [";
+  Timer timer;
+  std::printf("\n%-30s %9s %8s", "case", "plain ms", "floor");
+  for (const BackwardVariant *v : tunable)
+    std::printf("  %-9s best (thr)  gap   thr0 ", v->name);
+  std::printf("  e2e plain ms  e2e best\n");
+
+  bool first_case = true;
+  for (const std::string &name : cases) {
+    std::unique_ptr<Case> c = makeCase(name, seed);
+    if (!c) {
+      std::fprintf(stderr, "distwar_bench: unknown case '%s'\n", name.c_str());
+      return 2;
+    }
+    // Backward alone.
+    std::vector<Run> runs;
+    runs.push_back({plain, -1, {}});
+    if (floor)
+      runs.push_back({floor, -1, {}});
+    for (const BackwardVariant *v : tunable)
+      for (int t = 0; t <= kMaxThreshold; ++t)
+        runs.push_back({v, t, {}});
+    timeInterleaved(runs, reps, timer, [&](Run &r) {
+      c->zero();
+      return timer.time([&] { c->backward(*r.variant); });
+    });
+    const double t_plain = runs[0].median();
+    const double t_floor = floor ? runs[1].median() : 0;
+    auto gap = [&](double t) {
+      return t_plain > t_floor ? (t_plain - t) / (t_plain - t_floor) : 0.0;
+    };
+
+    // Best threshold per tunable variant.
+    struct Best {
+      int threshold = 0;
+      double ms = 0, ms_thr0 = 0;
+      std::vector<double> per_threshold;
+    };
+    std::vector<Best> best(tunable.size());
+    size_t r = floor ? 2 : 1;
+    for (size_t k = 0; k < tunable.size(); ++k) {
+      for (int t = 0; t <= kMaxThreshold; ++t, ++r) {
+        const double ms = runs[r].median();
+        best[k].per_threshold.push_back(ms);
+        if (t == 0 || ms < best[k].ms) {
+          best[k].ms = ms;
+          best[k].threshold = t;
+        }
+      }
+      best[k].ms_thr0 = best[k].per_threshold[0];
+    }
+
+    // Forward + backward per iteration: plain, floor, each variant at its
+    // best threshold.
+    std::vector<Run> e2e;
+    e2e.push_back({plain, -1, {}});
+    if (floor)
+      e2e.push_back({floor, -1, {}});
+    for (size_t k = 0; k < tunable.size(); ++k)
+      e2e.push_back({tunable[k], best[k].threshold, {}});
+    timeInterleaved(e2e, reps, timer, [&](Run &run) {
+      return timer.time([&] {
+        c->forward();
+        c->zero();
+        c->backward(*run.variant);
+      });
+    });
+
+    // Active lanes and distinct keys per warp-level atomic call.
+    dwk_count::Histogram h;
+    if (counted) {
+      dwk_count::readAll(true);
+      c->zero();
+      c->backward(*counted);
+      DWK_CHECK(cudaDeviceSynchronize());
+      h = dwk_count::readAll(true);
+    }
+
+    // Table row.
+    std::printf("%-30s %9.3f %7.2fx", name.c_str(), t_plain,
+                floor ? t_plain / t_floor : 0.0);
+    double e2e_best = e2e[0].median();
+    for (size_t k = 0; k < tunable.size(); ++k) {
+      std::printf("  %5.2fx (%2d) %5.1f%% %5.2fx", t_plain / best[k].ms,
+                  best[k].threshold, 100 * gap(best[k].ms),
+                  t_plain / best[k].ms_thr0);
+      e2e_best = std::min(e2e_best, e2e[(floor ? 2 : 1) + k].median());
+    }
+    std::printf("  %12.3f %7.2fx\n", e2e[0].median(),
+                e2e[0].median() / e2e_best);
+    std::printf("  %s\n", c->details.c_str());
+
+    // JSON.
+    json << (first_case ? "\n" : ",\n") << "    {\"case\": " << jsonString(name)
+         << ", \"workload\": " << jsonString(c->workload)
+         << ", \"preset\": " << jsonString(c->preset)
+         << ", \"details\": " << jsonString(c->details)
+         << ",\n     \"plain_ms\": " << t_plain;
+    first_case = false;
+    if (floor)
+      json << ", \"floor_ms\": " << t_floor
+           << ", \"floor_speedup\": " << t_plain / t_floor;
+    json << ",\n     \"variants\": {";
+    for (size_t k = 0; k < tunable.size(); ++k) {
+      json << (k ? ", " : "") << "\n       " << jsonString(tunable[k]->name)
+           << ": {\"best_threshold\": " << best[k].threshold
+           << ", \"best_ms\": " << best[k].ms
+           << ", \"best_speedup\": " << t_plain / best[k].ms
+           << ", \"best_gap_closed\": " << gap(best[k].ms)
+           << ", \"threshold_ms\": [";
+      for (int t = 0; t <= kMaxThreshold; ++t)
+        json << (t ? ", " : "") << best[k].per_threshold[t];
+      json << "], \"threshold_speedup\": [";
+      for (int t = 0; t <= kMaxThreshold; ++t)
+        json << (t ? ", " : "") << t_plain / best[k].per_threshold[t];
+      json << "], \"threshold_gap_closed\": [";
+      for (int t = 0; t <= kMaxThreshold; ++t)
+        json << (t ? ", " : "") << gap(best[k].per_threshold[t]);
+      json << "]}";
+    }
+    json << "},\n     \"end_to_end_ms\": {";
+    for (size_t k = 0; k < e2e.size(); ++k)
+      json << (k ? ", " : "") << jsonString(e2e[k].variant->name) << ": "
+           << e2e[k].median();
+    json << "}";
+    if (counted) {
+      // calls[a][d]: warp-level atomic calls with a active lanes, d keys.
+      unsigned long long calls = 0, lane_atomics = 0;
+      json << ",\n     \"active_lanes_histogram\": [";
+      for (int a = 0; a < dwk_count::kLanes; ++a) {
+        unsigned long long n = 0;
+        for (int d = 0; d < dwk_count::kLanes; ++d) {
+          n += h.calls[a][d];
+          lane_atomics += (unsigned long long)a * h.calls[a][d];
+        }
+        calls += n;
+        json << (a ? ", " : "") << n;
+      }
+      json << "],\n     \"distinct_keys_histogram\": [";
+      for (int d = 0; d < dwk_count::kLanes; ++d) {
+        unsigned long long n = 0;
+        for (int a = 0; a < dwk_count::kLanes; ++a)
+          n += h.calls[a][d];
+        json << (d ? ", " : "") << n;
+      }
+      // Per threshold t: warp calls reduced (>= t lanes) vs sent as plain
+      // atomics, and the memory atomics a per-key (serial) reduction issues.
+      json << "],\n     \"warp_calls\": " << calls
+           << ", \"lane_atomics_plain\": " << lane_atomics
+           << ",\n     \"per_threshold\": [";
+      for (int t = 0; t <= kMaxThreshold; ++t) {
+        unsigned long long reduced = 0, atomics = 0;
+        for (int a = 0; a < dwk_count::kLanes; ++a)
+          for (int d = 0; d < dwk_count::kLanes; ++d) {
+            const bool reduce = a > 0 && a >= t;
+            reduced += reduce ? h.calls[a][d] : 0;
+            atomics += h.calls[a][d] * (reduce ? d : a);
+          }
+        json << (t ? ", " : "") << "{\"reduced_calls\": " << reduced
+             << ", \"plain_calls\": " << calls - reduced
+             << ", \"memory_atomics\": " << atomics << "}";
+      }
+      json << "]";
+    }
+    json << "}";
+  }
+  json << "\n  ]\n}\n";
+  if (!out_path.empty()) {
+    FILE *f = std::fopen(out_path.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "distwar_bench: cannot write %s\n",
+                   out_path.c_str());
+      return 1;
+    }
+    std::fputs(json.str().c_str(), f);
+    std::fclose(f);
+    std::printf("wrote %s\n", out_path.c_str());
+  }
+  return 0;
+}
