@@ -8,9 +8,11 @@
 
 // Each backward kernel file is compiled once per variant (plain, serial,
 // floor, ...); the namespace keeps the symbols of the variants apart when they
-// are linked into one program. A lone `nvcc -c` of a kernel file gets `plain`.
+// are linked into one program. A lone `nvcc -c` of a kernel file gets
+// `dwk_plain`. (The prefix keeps names such as `floor` from clashing with the
+// math functions.)
 #ifndef DISTWAR_VARIANT_NS
-#define DISTWAR_VARIANT_NS plain
+#define DISTWAR_VARIANT_NS dwk_plain
 #endif
 
 // Functions usable from host (float64 references) and device (kernels).

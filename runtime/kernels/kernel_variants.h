@@ -1,6 +1,6 @@
 // Every compiled variant of the backward kernels, as a table. The list comes
-// from the build (distwar_kernel_variants.inc, one DISTWAR_KERNEL_VARIANT(ns)
-// per variant; see CMakeLists.txt).
+// from the build (distwar_kernel_variants.inc, one
+// DISTWAR_KERNEL_VARIANT(namespace, name) per variant; see CMakeLists.txt).
 #pragma once
 
 #include "cubemap.h"
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#define DISTWAR_KERNEL_VARIANT(ns)                                             \
+#define DISTWAR_KERNEL_VARIANT(ns, name)                                       \
   DWK_DECLARE_GAUSSIAN_BACKWARD(ns)                                            \
   DWK_DECLARE_SPHERE_BACKWARD(ns)                                              \
   DWK_DECLARE_CUBEMAP_BACKWARD(ns)
@@ -39,8 +39,8 @@ struct BackwardVariant {
 
 inline const std::vector<BackwardVariant> &backwardVariants() {
   static const std::vector<BackwardVariant> variants = {
-#define DISTWAR_KERNEL_VARIANT(ns)                                             \
-  {#ns,                                                                        \
+#define DISTWAR_KERNEL_VARIANT(ns, name)                                       \
+  {#name,                                                                      \
    &ns::gaussianBackward,                                                      \
    &ns::sphereBackward,                                                        \
    &ns::diffuseCubemapBackward,                                                \
