@@ -11,13 +11,20 @@
 // floor closed, (t_plain - t) / (t_plain - t_floor). Gradients of every
 // variant are compared with plain atomics (relative L2 error).
 //
+// Then the autotuner on the half-active butterfly: its overhead at a retune
+// interval of 2000, by its own events and by wall clock.
+//
 // Usage: distwar_microbench [out.json] [--reps N] [--threshold T]
 //
 //===----------------------------------------------------------------------===//
 
+#include <distwar/autotune.h>
 #include <distwar/runtime.cuh>
 
 #include <cuda_runtime.h>
+
+#include <chrono>
+#include <functional>
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +33,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+DISTWAR_SITES(distwar_sites_MicroBench_cu, "tunedAccumulate#0");
 
 using distwar::Strategy;
 
@@ -100,6 +109,29 @@ __global__ void __launch_bounds__(kBlock)
     } else {
       distwar::reduceButterflyUniform<S>(b, active, key, threshold);
     }
+  }
+}
+
+// The half-active pattern through the butterfly, with the threshold read from
+// the site table: what the autotuner tunes.
+__global__ void __launch_bounds__(kBlock)
+    tunedAccumulate(float *grads, const float *weights) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float w = weights[tid & 1023];
+  for (int j = 0; j < kIters; ++j) {
+    bool active;
+    int key;
+    lanePlan<Pattern::kHalfActive>(j, active, key);
+    distwar::Batch<float, kFields> b;
+    if (active) {
+#pragma unroll
+      for (int f = 0; f < kFields; ++f) {
+        w = w * 0.999f + 0.001f * f;
+        b.set(f, &grads[key * kFields + f], w);
+      }
+    }
+    distwar::reduceButterfly(
+        b, active, key, DISTWAR_SITE_THRESHOLD(distwar_sites_MicroBench_cu, 0));
   }
 }
 
@@ -220,6 +252,44 @@ void runPattern(const char *patternName, int reps, int threshold, float *grads,
   }
 }
 
+struct TunerRun {
+  const char *search;
+  int best;
+  double overheadFraction, retuneFraction, wallOverhead;
+};
+
+/// Wall time of `calls` launches through the autotuner (retuning every 2000)
+/// against the same launches at the tuned threshold, plus the tuner's own
+/// estimate of its overhead.
+TunerRun measureTuner(distwar::SearchMode mode, float *grads,
+                      const float *weights) {
+  const int calls = 6000; // tunings at calls 1, 2001 and 4001
+  const size_t bytes = sizeof(float) * kPrimitives * kFields;
+  distwar::TunerOptions options;
+  options.mode = mode;
+  distwar::KernelTuner tuner({"tunedAccumulate#0"}, options);
+  auto launch = [&] { tunedAccumulate<<<kBlocks, kBlock>>>(grads, weights); };
+  auto timeCalls = [&](const std::function<void()> &call) {
+    check(cudaDeviceSynchronize(), "sync");
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int c = 0; c < calls; ++c)
+      call();
+    check(cudaDeviceSynchronize(), "sync");
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+        .count();
+  };
+  const double tuned = timeCalls([&] {
+    tuner.run(nullptr, {{grads, bytes}}, launch);
+  });
+  const distwar::TunerStats s = tuner.stats();
+  distwar::setSiteThreshold("tunedAccumulate#0", s.threshold);
+  const double fixed = timeCalls(launch);
+  return TunerRun{mode == distwar::SearchMode::kExhaustive ? "exhaustive"
+                                                           : "coarse-to-fine",
+                  s.threshold, s.overheadFraction(), s.retuneOverheadFraction(),
+                  (tuned - fixed) / fixed};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -266,6 +336,19 @@ int main(int argc, char **argv) {
                                rows);
   runPattern<Pattern::kHalfActive>("half-active", reps, threshold, grads,
                                    weights, rows);
+  std::vector<TunerRun> tunerRuns;
+  for (distwar::SearchMode mode :
+       {distwar::SearchMode::kExhaustive, distwar::SearchMode::kCoarseToFine}) {
+    tunerRuns.push_back(measureTuner(mode, grads, weights));
+    const TunerRun &r = tunerRuns.back();
+    std::printf(
+        "autotuner (%s first search, local retunes, half-active butterfly, "
+        "6000 calls, retune every 2000): best threshold %d, overhead %.2f%% "
+        "by its own events (retunes alone %.2f%%), %.2f%% by wall clock vs "
+        "the tuned threshold fixed\n",
+        r.search, r.best, 100 * r.overheadFraction, 100 * r.retuneFraction,
+        100 * r.wallOverhead);
+  }
   bool wrong = false;
   for (const Row &r : rows)
     wrong |= r.err > 1e-5;
@@ -291,6 +374,16 @@ int main(int argc, char **argv) {
           rows[i].pattern.c_str(), rows[i].variant.c_str(), rows[i].ms,
           rows[i].speedup, rows[i].gap, rows[i].err,
           i + 1 < rows.size() ? "," : "");
+    std::fprintf(f, "], \"autotuner\": [\n");
+    for (size_t i = 0; i < tunerRuns.size(); ++i)
+      std::fprintf(f,
+                   "  {\"search\": \"%s\", \"best\": %d, "
+                   "\"overhead_events\": %.5f, \"retune_overhead_events\": "
+                   "%.5f, \"overhead_wall\": %.5f}%s\n",
+                   tunerRuns[i].search, tunerRuns[i].best,
+                   tunerRuns[i].overheadFraction, tunerRuns[i].retuneFraction,
+                   tunerRuns[i].wallOverhead,
+                   i + 1 < tunerRuns.size() ? "," : "");
     std::fprintf(f, "]}\n");
     std::fclose(f);
   }

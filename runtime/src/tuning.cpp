@@ -109,6 +109,29 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
   return result;
 }
 
+SearchResult refineThreshold(int center, const MeasureFn &measure) {
+  std::vector<int> around;
+  for (int d : {0, -1, 1, -2, 2, -4, 4})
+    if (center + d >= kLowest && center + d <= kHighest)
+      around.push_back(center + d);
+  std::sort(around.begin(), around.end());
+  const std::vector<double> ms = measure(around);
+  if (ms.size() != around.size())
+    throw std::logic_error("distwar: a trial runner returned " +
+                           std::to_string(ms.size()) + " times for " +
+                           std::to_string(around.size()) + " trials");
+  SearchResult result;
+  std::map<int, double> measured;
+  for (size_t i = 0; i < around.size(); ++i) {
+    result.trials.push_back(Trial{around[i], ms[i]});
+    measured[around[i]] = ms[i];
+  }
+  const Trial best = fastest(measured);
+  result.best = best.threshold;
+  result.bestMs = best.ms;
+  return result;
+}
+
 Autotuner::Autotuner(TunerOptions options) : opts(options) {}
 
 void Autotuner::call(int device, TrialRunner &runner) {
@@ -136,17 +159,24 @@ void Autotuner::call(int device, TrialRunner &runner) {
     return;
   }
 
+  const bool local = opts.localRetune && stats.tunings > 0 &&
+                     stats.threshold >= kLowest && stats.threshold <= kHighest;
+  auto measure = [&](const std::vector<int> &thresholds) {
+    return runner.timedLaunches(thresholds);
+  };
   runner.beginTuning();
-  SearchResult found = searchThreshold(
-      opts.mode, opts.coarseStep, [&](const std::vector<int> &thresholds) {
-        return runner.timedLaunches(thresholds);
-      });
+  SearchResult found =
+      local ? refineThreshold(stats.threshold, measure)
+            : searchThreshold(opts.mode, opts.coarseStep, measure);
   const double sessionMs = runner.endTuning();
   runner.setThreshold(found.best);
   stats.threshold = found.best;
   stats.bestMs = found.bestMs;
   stats.lastTrials = std::move(found.trials);
-  stats.overheadMs += std::max(0.0, sessionMs - found.bestMs);
+  const double overhead = std::max(0.0, sessionMs - found.bestMs);
+  stats.overheadMs += overhead;
+  if (stats.tunings > 0)
+    stats.retuneOverheadMs += overhead;
   stats.kernelMs += found.bestMs;
   ++stats.tunings;
   state.sinceTuning = 1;

@@ -35,6 +35,10 @@ struct TunerOptions {
   long long retuneInterval = 2000;
   SearchMode mode = SearchMode::kExhaustive;
   int coarseStep = 8;
+  /// Re-tunings after the first search only around the threshold in force
+  /// (best +-1, +-2, +-4 and itself): trials at far, slow thresholds cost more
+  /// than the 1% budget. false: every tuning runs the full `mode` search.
+  bool localRetune = true;
   /// false: launch with the thresholds as they are, never tune.
   bool enabled = true;
   /// 0..33: set this threshold and never tune; -1: none.
@@ -69,6 +73,9 @@ using MeasureFn = std::function<std::vector<double>(const std::vector<int> &)>;
 SearchResult searchThreshold(SearchMode mode, int coarseStep,
                              const MeasureFn &measure);
 
+/// One round around `center`: center, +-1, +-2, +-4 (within 1..33).
+SearchResult refineThreshold(int center, const MeasureFn &measure);
+
 /// What the tuner needs from the launch it tunes.
 class TrialRunner {
 public:
@@ -94,11 +101,16 @@ struct TunerStats {
   double bestMs = 0;  // best trial of the last tuning
   /// Tuning time beyond the one launch each tuning call would have cost.
   double overheadMs = 0;
+  /// The part of overheadMs spent after the first tuning (steady state).
+  double retuneOverheadMs = 0;
   /// Launch time of all calls, estimated from the best trial times.
   double kernelMs = 0;
   std::vector<Trial> lastTrials;
   double overheadFraction() const {
     return kernelMs > 0 ? overheadMs / kernelMs : 0;
+  }
+  double retuneOverheadFraction() const {
+    return kernelMs > 0 ? retuneOverheadMs / kernelMs : 0;
   }
 };
 

@@ -69,6 +69,7 @@ double valley(int t) { return 1.0 + std::abs(t - 20) * 0.01; }
 TunerOptions exhaustive(long long interval = 2000) {
   TunerOptions o;
   o.retuneInterval = interval;
+  o.localRetune = false;
   return o;
 }
 
@@ -296,4 +297,38 @@ TEST(Autotuner, RejectsOutOfRangeOptions) {
   TunerOptions o;
   o.retuneInterval = 0;
   EXPECT_THROW(tuner.setOptions(o), std::out_of_range);
+}
+
+TEST(Autotuner, LocalRetunesSearchAroundTheThresholdInForce) {
+  int optimum = 20;
+  TunerOptions o = exhaustive(10);
+  o.localRetune = true;
+  Autotuner tuner(o);
+  FakeRunner runner([&](int t) { return 1.0 + std::abs(t - optimum); });
+  tuner.call(0, runner);
+  EXPECT_EQ(tuner.stats(0).lastTrials.size(), 33u);
+  optimum = 23;
+  for (int i = 0; i < 10; ++i)
+    tuner.call(0, runner);
+  TunerStats s = tuner.stats(0);
+  EXPECT_EQ(s.tunings, 2);
+  ASSERT_EQ(s.lastTrials.size(), 7u);
+  std::vector<int> tried;
+  for (const Trial &t : s.lastTrials)
+    tried.push_back(t.threshold);
+  EXPECT_EQ(tried, (std::vector<int>{16, 18, 19, 20, 21, 22, 24}));
+  EXPECT_EQ(s.threshold, 22); // the window moves towards the optimum
+  EXPECT_GT(s.retuneOverheadMs, 0.0);
+  EXPECT_LT(s.retuneOverheadMs, s.overheadMs);
+  EXPECT_EQ(runner.output, 11);
+}
+
+TEST(Search, RefineStaysInRange) {
+  auto flat = [](const std::vector<int> &ts) {
+    return std::vector<double>(ts.size(), 1.0);
+  };
+  SearchResult low = refineThreshold(1, flat);
+  EXPECT_EQ(low.trials.size(), 4u); // 1, 2, 3, 5
+  EXPECT_EQ(low.best, 1);
+  EXPECT_EQ(refineThreshold(33, flat).trials.size(), 4u);
 }
