@@ -78,8 +78,8 @@ __device__ __forceinline__ void lanePlan(int j, bool &active, int &key) {
 }
 
 template <Variant V, Strategy S, Pattern P>
-__global__ void __launch_bounds__(kBlock)
-    accumulate(float *grads, const float *weights, int threshold) {
+__device__ __forceinline__ void
+accumulateBody(float *grads, const float *weights, int threshold) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
   float w = weights[tid & 1023];
   for (int j = 0; j < kIters; ++j) {
@@ -112,27 +112,19 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+template <Variant V, Strategy S, Pattern P>
+__global__ void __launch_bounds__(kBlock)
+    accumulate(float *grads, const float *weights, int threshold) {
+  accumulateBody<V, S, P>(grads, weights, threshold);
+}
+
 // The half-active pattern through the butterfly, with the threshold read from
 // the site table: what the autotuner tunes.
 __global__ void __launch_bounds__(kBlock)
     tunedAccumulate(float *grads, const float *weights) {
-  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-  float w = weights[tid & 1023];
-  for (int j = 0; j < kIters; ++j) {
-    bool active;
-    int key;
-    lanePlan<Pattern::kHalfActive>(j, active, key);
-    distwar::Batch<float, kFields> b;
-    if (active) {
-#pragma unroll
-      for (int f = 0; f < kFields; ++f) {
-        w = w * 0.999f + 0.001f * f;
-        b.set(f, &grads[key * kFields + f], w);
-      }
-    }
-    distwar::reduceButterfly(
-        b, active, key, DISTWAR_SITE_THRESHOLD(distwar_sites_MicroBench_cu, 0));
-  }
+  accumulateBody<Variant::kButterfly, distwar::kDefaultStrategy,
+                 Pattern::kHalfActive>(
+      grads, weights, DISTWAR_SITE_THRESHOLD(distwar_sites_MicroBench_cu, 0));
 }
 
 struct Entry {

@@ -25,15 +25,7 @@ __global__ void countLaunch(unsigned long long *counts, int n) {
 } // namespace
 
 std::vector<int> readSitesA() {
-  int *d;
-  std::vector<int> h(2, -1);
-  gpucheck::require(cudaMalloc(&d, 2 * sizeof(int)), "cudaMalloc");
-  readSites<<<1, 1>>>(d);
-  gpucheck::require(
-      cudaMemcpy(h.data(), d, 2 * sizeof(int), cudaMemcpyDeviceToHost),
-      "readSitesA");
-  cudaFree(d);
-  return h;
+  return gpucheck::readInts(readSites, 2, "readSitesA");
 }
 
 void launchCount(unsigned long long *counts, int n, cudaStream_t stream) {

@@ -13,13 +13,5 @@ __global__ void readSites(int *out) {
 } // namespace
 
 std::vector<int> readSitesB() {
-  int *d;
-  std::vector<int> h(2, -1);
-  gpucheck::require(cudaMalloc(&d, 2 * sizeof(int)), "cudaMalloc");
-  readSites<<<1, 1>>>(d);
-  gpucheck::require(
-      cudaMemcpy(h.data(), d, 2 * sizeof(int), cudaMemcpyDeviceToHost),
-      "readSitesB");
-  cudaFree(d);
-  return h;
+  return gpucheck::readInts(readSites, 2, "readSitesB");
 }
