@@ -99,9 +99,12 @@ void testTuner(gpucheck::Tally &tally, distwar::SearchMode mode) {
   tally.check(s.threshold >= 1 && s.threshold <= 33 &&
                   distwar::siteThreshold("shared#0") == s.threshold,
               m + ": tuned threshold is in force on the device");
-  tally.check(s.lastTrials.size() ==
-                  (mode == distwar::SearchMode::kExhaustive ? 33u : 11u),
-              m + ": trial count");
+  // Coarse-to-fine runs 11 trials, fewer when the best is near 1 or 33.
+  const size_t trials = s.lastTrials.size();
+  tally.check(mode == distwar::SearchMode::kExhaustive
+                  ? trials == 33u
+                  : trials >= 5u && trials <= 11u,
+              m + ": trial count " + std::to_string(trials));
   std::printf("%s tuning: best threshold %d, %.4f ms, overhead %.3f ms over "
               "%.3f ms of kernels\n",
               m.c_str(), s.threshold, s.bestMs, s.overheadMs, s.kernelMs);
