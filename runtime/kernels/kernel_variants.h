@@ -1,6 +1,9 @@
 // Every compiled variant of the backward kernels, as a table. The list comes
-// from the build (distwar_kernel_variants.inc, one
-// DISTWAR_KERNEL_VARIANT(namespace, name) per variant; see CMakeLists.txt).
+// from the build (distwar_kernel_variants.inc; see CMakeLists.txt):
+//   DISTWAR_KERNEL_VARIANT(namespace, name)   every workload, same sources
+//   DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT(namespace, "name", launcher, setter)
+//     a hand-written Gaussian backward (for comparison only, not tool
+//     output) with its own threshold setter; no other workload.
 #pragma once
 
 #include "cubemap.h"
@@ -15,26 +18,49 @@
   DWK_DECLARE_GAUSSIAN_BACKWARD(ns)                                            \
   DWK_DECLARE_SPHERE_BACKWARD(ns)                                              \
   DWK_DECLARE_CUBEMAP_BACKWARD(ns)
+#define DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT(ns, name, launcher, setter)       \
+  namespace ns {                                                               \
+  void launcher(const ::dwk::GaussianBackwardArgs &args, cudaStream_t stream); \
+  void setter(int threshold);                                                  \
+  }
 #include "distwar_kernel_variants.inc"
 #undef DISTWAR_KERNEL_VARIANT
+#undef DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT
 
 namespace dwk {
 
 struct BackwardVariant {
   const char *name;
+  // nullptr where the variant does not exist for that workload.
   void (*gaussian)(const GaussianBackwardArgs &, cudaStream_t);
   void (*sphere)(const SphereBackwardArgs &, cudaStream_t);
   void (*diffuse)(const DiffuseCubemapKernelParams &, cudaStream_t);
   void (*specular)(const SpecularCubemapKernelParams &, cudaStream_t);
   void (*texture)(const TextureKernelParams &, cudaStream_t);
+  // Hand-written variants: sets their own threshold (0..33). nullptr for the
+  // rest (the rewritten ones read the runtime's site tables).
+  void (*setOwnThreshold)(int);
 
   bool is(const char *n) const { return std::strcmp(name, n) == 0; }
+  // Written by hand for comparison, not produced by distwar-rewrite.
+  bool handWritten() const { return setOwnThreshold != nullptr; }
   // Produced by distwar-rewrite (reads per-site thresholds).
-  bool rewritten() const { return !is("plain") && !is("counted"); }
+  bool rewritten() const {
+    return !handWritten() && !is("plain") && !is("counted");
+  }
   // Gradients are not computed (the no-atomic floor).
   bool computesGradients() const { return !is("floor"); }
   // Reads thresholds that change its work (0..33).
-  bool tunable() const { return rewritten() && !is("floor"); }
+  bool tunable() const {
+    return handWritten() || (rewritten() && !is("floor"));
+  }
+  // What benchmark output calls it.
+  std::string label() const {
+    return handWritten() ? std::string(name) +
+                               " (hand-written, DISTWAR paper style, not tool "
+                               "output)"
+                         : std::string(name);
+  }
 };
 
 inline const std::vector<BackwardVariant> &backwardVariants() {
@@ -45,9 +71,13 @@ inline const std::vector<BackwardVariant> &backwardVariants() {
    &ns::sphereBackward,                                                        \
    &ns::diffuseCubemapBackward,                                                \
    &ns::specularCubemapBackward,                                               \
-   &ns::textureGradBilinear},
+   &ns::textureGradBilinear,                                                   \
+   nullptr},
+#define DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT(ns, name, launcher, setter)       \
+  {name, &ns::launcher, nullptr, nullptr, nullptr, nullptr, &ns::setter},
 #include "distwar_kernel_variants.inc"
 #undef DISTWAR_KERNEL_VARIANT
+#undef DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT
   };
   return variants;
 }

@@ -9,6 +9,7 @@
 // (large scenes): relative L2 error at most 1e-5 per field.
 #include "cubemap_reference.h"
 #include "gaussians_reference.h"
+#include "gaussians_tool_inputs.h"
 #include "kernel_variants.h"
 #include "spheres_reference.h"
 
@@ -96,15 +97,65 @@ struct GaussianGrads {
   std::vector<float> opacity, colors, invdepths;
 };
 
+using GaussianLaunch = std::function<void(const GaussianBackwardArgs &)>;
+
 GaussianGrads runGaussianBackward(GaussianDeviceScene &d,
-                                  const BackwardVariant &v, bool with_depth) {
+                                  const GaussianLaunch &launch,
+                                  bool with_depth) {
   d.zeroGradients();
-  v.gaussian(d.backwardArgs(with_depth), 0);
+  launch(d.backwardArgs(with_depth));
   DWK_CHECK(cudaGetLastError());
   DWK_CHECK(cudaDeviceSynchronize());
   return {d.dL_dmean2D.download(), d.dL_dconic2D.download(),
           d.dL_dopacity.download(), d.dL_dcolors.download(),
           d.dL_dinvdepths.download()};
+}
+
+GaussianGrads runGaussianBackward(GaussianDeviceScene &d,
+                                  const BackwardVariant &v, bool with_depth) {
+  return runGaussianBackward(
+      d, [&](const GaussianBackwardArgs &a) { v.gaussian(a, 0); }, with_depth);
+}
+
+// The hand-written variants are checked at these thresholds of their own
+// (always reduce, mixed, never reduce); the rest once at the thresholds in
+// force (the site tables start at 0).
+std::vector<int> thresholdsToCheck(const BackwardVariant &v) {
+  if (v.handWritten())
+    return {0, 12, 33};
+  return {-1};
+}
+
+std::string withThreshold(const BackwardVariant &v, int t) {
+  if (t >= 0)
+    v.setOwnThreshold(t);
+  return t >= 0 ? std::string(v.name) + " thr " + std::to_string(t)
+                : std::string(v.name);
+}
+
+// The tool-input kernels of gaussians_tool_inputs.h, launched like a variant.
+struct ToolInput {
+  std::string name;
+  GaussianLaunch launch;
+};
+std::vector<ToolInput> gaussianToolInputs(GaussianDeviceScene &d,
+                                          bool with_per_gaussian) {
+  std::vector<ToolInput> inputs = {
+      {"split (min geometry alpha 0)",
+       [](const GaussianBackwardArgs &a) {
+         dwk_plain::split::gaussianBackward(a, 0.0f, 0);
+       }},
+      {"reduced (hand-reduced input)",
+       [](const GaussianBackwardArgs &a) {
+         dwk_plain::reduced::gaussianBackward(a, 0);
+       }},
+  };
+  if (with_per_gaussian)
+    inputs.push_back({"per-gaussian", [&d](const GaussianBackwardArgs &a) {
+                        dwk_plain::per_gaussian::gaussianBackward(
+                            a, d.P, d.radii.data(), 0);
+                      }});
+  return inputs;
 }
 
 std::vector<float> flat(const std::vector<float3> &v) {
@@ -180,15 +231,47 @@ void checkGaussiansAgainstReference(uint64_t seed) {
     const GaussianGradientReference g =
         gaussianBackwardReference(scene, fref, with_depth);
     for (const BackwardVariant &v : backwardVariants()) {
-      if (!v.computesGradients())
+      if (!v.computesGradients() || !v.gaussian)
         continue;
-      const std::string what = std::string("gaussians/tiny ") + v.name +
-                               (with_depth ? " +depth" : "") + " vs float64";
-      compareGaussianGrads(runGaussianBackward(d, v, with_depth), g.mean2D,
-                           g.conic, g.opacity, g.colors, g.invdepths,
-                           with_depth, what);
+      for (int t : thresholdsToCheck(v)) {
+        const std::string what = "gaussians/tiny " + withThreshold(v, t) +
+                                 (with_depth ? " +depth" : "") + " vs float64";
+        compareGaussianGrads(runGaussianBackward(d, v, with_depth), g.mean2D,
+                             g.conic, g.opacity, g.colors, g.invdepths,
+                             with_depth, what);
+      }
     }
+    for (const ToolInput &in : gaussianToolInputs(d, true))
+      compareGaussianGrads(runGaussianBackward(d, in.launch, with_depth),
+                           g.mean2D, g.conic, g.opacity, g.colors, g.invdepths,
+                           with_depth,
+                           "gaussians/tiny " + in.name +
+                               (with_depth ? " +depth" : "") + " vs float64");
   }
+}
+
+// The split group with every geometry atomic skipped (alpha never reaches
+// 1): colour and depth gradients as plain, geometry gradients zero.
+void checkSplitGeometrySkipped(GaussianDeviceScene &d,
+                               const GaussianGrads &want,
+                               const std::string &base) {
+  const GaussianGrads got = runGaussianBackward(
+      d,
+      [](const GaussianBackwardArgs &a) {
+        dwk_plain::split::gaussianBackward(a, 1.0f, 0);
+      },
+      true);
+  const std::string what = base + " split (min geometry alpha 1)";
+  for (int ch = 0; ch < NUM_CHANNELS; ++ch)
+    expectClose(field(got.colors, NUM_CHANNELS, ch),
+                field(want.colors, NUM_CHANNELS, ch),
+                what + " dL_dcolors[" + std::to_string(ch) + "] vs plain");
+  expectClose(field(got.invdepths), field(want.invdepths),
+              what + " dL_dinvdepths vs plain");
+  const std::vector<float> m = flat(got.mean2D), c = flat(got.conic);
+  expectZero(field(m), what + " dL_dmean2D");
+  expectZero(field(c), what + " dL_dconic2D");
+  expectZero(field(got.opacity), what + " dL_dopacity");
 }
 
 void checkGaussiansAgainstPlain(const char *preset, uint64_t seed) {
@@ -200,14 +283,20 @@ void checkGaussiansAgainstPlain(const char *preset, uint64_t seed) {
   const BackwardVariant &plain = *findBackwardVariant("plain");
   const GaussianGrads want = runGaussianBackward(d, plain, true);
   const std::vector<float> m = flat(want.mean2D), c = flat(want.conic);
+  const std::string base = std::string("gaussians/") + preset + " ";
   for (const BackwardVariant &v : backwardVariants()) {
-    if (!v.computesGradients() || v.is("plain"))
+    if (!v.computesGradients() || v.is("plain") || !v.gaussian)
       continue;
-    compareGaussianGrads(runGaussianBackward(d, v, true), m, c, want.opacity,
-                         want.colors, want.invdepths, true,
-                         std::string("gaussians/") + preset + " " + v.name +
-                             " vs plain");
+    for (int t : thresholdsToCheck(v))
+      compareGaussianGrads(runGaussianBackward(d, v, true), m, c, want.opacity,
+                           want.colors, want.invdepths, true,
+                           base + withThreshold(v, t) + " vs plain");
   }
+  for (const ToolInput &in : gaussianToolInputs(d, false))
+    compareGaussianGrads(runGaussianBackward(d, in.launch, true), m, c,
+                         want.opacity, want.colors, want.invdepths, true,
+                         base + in.name + " vs plain");
+  checkSplitGeometrySkipped(d, want, base);
 }
 
 // --- Spheres ---------------------------------------------------------------
@@ -290,7 +379,7 @@ void checkSpheresAgainstReference(const char *preset, uint64_t seed) {
 
   const SphereGradientReference g = sphereBackwardReference(scene, fref);
   for (const BackwardVariant &v : backwardVariants()) {
-    if (!v.computesGradients())
+    if (!v.computesGradients() || !v.sphere)
       continue;
     compareSphereGrads(runSphereBackward(d, v), g.pos, g.rad, g.opy, g.col,
                        g.cam, g.n_hits, scene.n_channels, scene.cam.orthogonal,
@@ -305,7 +394,7 @@ void checkSpheresAgainstPlain(const char *preset, uint64_t seed) {
   d.forward();
   const SphereGrads want = runSphereBackward(d, *findBackwardVariant("plain"));
   for (const BackwardVariant &v : backwardVariants()) {
-    if (!v.computesGradients() || v.is("plain"))
+    if (!v.computesGradients() || v.is("plain") || !v.sphere)
       continue;
     compareSphereGrads(
         runSphereBackward(d, v), want.pos, want.rad, want.opy, want.col,
@@ -356,7 +445,8 @@ void checkCubemaps(const char *preset, bool diffuse, bool against_reference,
       want.push_back(v);
   }
   for (const BackwardVariant &v : backwardVariants()) {
-    if (!v.computesGradients() || (!against_reference && v.is("plain")))
+    if (!v.computesGradients() || (!against_reference && v.is("plain")) ||
+        (diffuse ? v.diffuse == nullptr : v.specular == nullptr))
       continue;
     const std::vector<float> got = runCubemapBackward(d, v, diffuse);
     for (int c = 0; c < 3; ++c)
@@ -397,7 +487,8 @@ void checkTextures(const char *preset, bool against_reference, uint64_t seed) {
   }
   const int C = scene.channels;
   for (const BackwardVariant &v : backwardVariants()) {
-    if (!v.computesGradients() || (!against_reference && v.is("plain")))
+    if (!v.computesGradients() || (!against_reference && v.is("plain")) ||
+        !v.texture)
       continue;
     std::vector<float> tex, uv;
     run(v, tex, uv);
