@@ -1,8 +1,10 @@
 // The benchmark of the reference kernels: for each workload and scene, times
-// plain atomics, every rewritten variant at every threshold (0..33), and the
-// no-atomic floor, interleaved in one process; counts active lanes per warp
-// at the atomics; times forward + backward per iteration. Prints a table and
-// writes JSON (see RESULTS.md for the method).
+// plain atomics, every rewritten variant at every threshold (0..33), each
+// rewritten variant through the autotuner (distwar::KernelTuner), the
+// hand-written butterfly (Gaussians only; for comparison, not tool output) at
+// every threshold, and the no-atomic floor, interleaved in one process;
+// counts active lanes per warp at the atomics; times forward + backward per
+// iteration. Prints a table and writes JSON (see RESULTS.md for the method).
 //
 //   distwar_bench [--out results.json] [--reps 7] [--cases a,b,...] [--list]
 #include "count_registry.h"
@@ -10,6 +12,7 @@
 #include "tiles.h"
 
 #if defined(DWK_HAVE_RUNTIME)
+#include <distwar/autotune.h>
 #include <distwar/sites.h>
 #endif
 
@@ -30,12 +33,23 @@ namespace {
 
 constexpr int kMaxThreshold = 33; // distwar::kNeverReduce
 
+// A buffer the backward writes (the autotuner saves and restores them).
+struct Output {
+  void *ptr;
+  size_t bytes;
+};
+template <typename T> Output output(DeviceBuffer<T> &b) {
+  return {b.data(), b.size() * sizeof(T)};
+}
+
 // One scene of one workload, resident on the GPU.
 struct Case {
   std::string workload, preset, details;
   std::function<void()> zero;                            // gradients
   std::function<void(const BackwardVariant &)> backward; // one launch
   std::function<void()> forward;                         // incl. binning
+  std::function<bool(const BackwardVariant &)> has;      // variant exists
+  std::vector<Output> outputs;                           // backward writes
 };
 
 std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
@@ -58,6 +72,9 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
     c->backward = [d](const BackwardVariant &v) {
       v.gaussian(d->backwardArgs(false), 0);
     };
+    c->has = [](const BackwardVariant &v) { return v.gaussian != nullptr; };
+    c->outputs = {output(d->dL_dmean2D), output(d->dL_dconic2D),
+                  output(d->dL_dopacity), output(d->dL_dcolors)};
     c->forward = [d] {
       d->bin();
       d->forward();
@@ -73,6 +90,10 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
     c->backward = [d](const BackwardVariant &v) {
       v.sphere(d->backwardArgs(), 0);
     };
+    c->has = [](const BackwardVariant &v) { return v.sphere != nullptr; };
+    c->outputs = {output(d->grad_pos),     output(d->grad_rad),
+                  output(d->grad_opy),     output(d->grad_col),
+                  output(d->grad_cam_buf), output(d->n_hits)};
     c->forward = [d] {
       d->bin();
       d->forward();
@@ -94,6 +115,10 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
       else
         v.specular(d->specularParams(), 0);
     };
+    c->has = [diffuse](const BackwardVariant &v) {
+      return (diffuse ? v.diffuse != nullptr : v.specular != nullptr);
+    };
+    c->outputs = {output(d->gradCubemap)};
     c->forward = [d, diffuse] {
       if (diffuse)
         d->diffuseForward();
@@ -107,6 +132,8 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
             << d->imgWidth << "x" << d->imgHeight;
     c->zero = [d] { d->zeroGradients(); };
     c->backward = [d](const BackwardVariant &v) { v.texture(d->params(), 0); };
+    c->has = [](const BackwardVariant &v) { return v.texture != nullptr; };
+    c->outputs = {output(d->gradTex), output(d->gradUV)};
     c->forward = [d] { d->forward(); };
   } else {
     return nullptr;
@@ -126,7 +153,13 @@ const std::vector<std::string> kDefaultCases = {
     "specular/specular-64", "texture/magnify",
     "texture/minify"};
 
-void setThreshold(int t) {
+// Hand-written variants have a threshold of their own; the rewritten ones
+// read the runtime's site tables.
+void setThreshold(const BackwardVariant &v, int t) {
+  if (v.setOwnThreshold) {
+    v.setOwnThreshold(t);
+    return;
+  }
 #if defined(DWK_HAVE_RUNTIME)
   distwar::setAllSiteThresholds(t);
 #else
@@ -134,11 +167,19 @@ void setThreshold(int t) {
 #endif
 }
 
-// A timed configuration: a variant at one threshold (-1: not tunable).
+#if defined(DWK_HAVE_RUNTIME)
+using Tuner = distwar::KernelTuner;
+#else
+struct Tuner {};
+#endif
+
+// A timed configuration: a variant at one threshold (-1: not tunable), or
+// through an autotuner.
 struct Run {
   const BackwardVariant *variant;
   int threshold;
   std::vector<float> ms;
+  std::shared_ptr<Tuner> tuner = nullptr;
   double median() const {
     std::vector<float> s = ms;
     std::sort(s.begin(), s.end());
@@ -173,7 +214,7 @@ void timeInterleaved(std::vector<Run> &runs, int reps, Timer &timer,
   for (int round = 0; round <= reps; ++round)
     for (Run &r : runs) {
       if (r.threshold >= 0)
-        setThreshold(r.threshold);
+        setThreshold(*r.variant, r.threshold);
       const float ms = once(r);
       if (round > 0)
         r.ms.push_back(ms);
@@ -238,20 +279,24 @@ int main(int argc, char **argv) {
   const BackwardVariant *plain = findBackwardVariant("plain");
   const BackwardVariant *floor = findBackwardVariant("floor");
   const BackwardVariant *counted = findBackwardVariant("counted");
-  std::vector<const BackwardVariant *> tunable;
+  std::vector<const BackwardVariant *> all_tunable;
   for (const BackwardVariant &v : backwardVariants())
     if (v.tunable())
-      tunable.push_back(&v);
+      all_tunable.push_back(&v);
+  for (const BackwardVariant *v : all_tunable)
+    if (v->handWritten())
+      std::printf("%s\n", v->label().c_str());
 
   std::ostringstream json;
   json << "{\n  \"device\": " << jsonString(prop.name)
        << ",\n  \"date\": " << jsonString(date) << ",\n  \"reps\": " << reps
        << ",\n  \"seed\": " << seed << ",\n  \"cases\": [";
   Timer timer;
-  std::printf("\n%-30s %9s %8s", "case", "plain ms", "floor");
-  for (const BackwardVariant *v : tunable)
-    std::printf("  %-9s best (thr)  gap   thr0 ", v->name);
-  std::printf("  e2e plain ms  e2e best\n");
+  std::printf("\n%-30s %9s %8s %13s %9s\n", "case", "plain ms", "floor",
+              "e2e plain ms", "e2e best");
+  std::printf("  %-16s %6s %5s %6s %6s | %-31s | %s\n", "variant", "best",
+              "(thr)", "gap", "thr0", "autotuned: speedup (thr) gap",
+              "tuner search ms, vs direct");
 
   bool first_case = true;
   for (const std::string &name : cases) {
@@ -260,7 +305,14 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "distwar_bench: unknown case '%s'\n", name.c_str());
       return 2;
     }
-    // Backward alone.
+    std::vector<const BackwardVariant *> tunable;
+    for (const BackwardVariant *v : all_tunable)
+      if (c->has(*v))
+        tunable.push_back(v);
+
+    // Backward alone: plain, floor, every tunable variant at every threshold,
+    // every rewritten variant through its own autotuner (a fresh one per
+    // case, so that the warm-up round runs its first search).
     std::vector<Run> runs;
     runs.push_back({plain, -1, {}});
     if (floor)
@@ -268,7 +320,34 @@ int main(int argc, char **argv) {
     for (const BackwardVariant *v : tunable)
       for (int t = 0; t <= kMaxThreshold; ++t)
         runs.push_back({v, t, {}});
+    const size_t first_tuned = runs.size();
+#if defined(DWK_HAVE_RUNTIME)
+    std::vector<distwar::DeviceBuffer> outputs;
+    for (const Output &o : c->outputs)
+      outputs.push_back({o.ptr, o.bytes});
+    distwar::TunerOptions tuner_options; // the defaults, whatever the env
+    for (const BackwardVariant *v : tunable)
+      if (v->rewritten())
+        runs.push_back({v,
+                        -1,
+                        {},
+                        std::make_shared<Tuner>(std::vector<std::string>{},
+                                                tuner_options)});
+#endif
     timeInterleaved(runs, reps, timer, [&](Run &r) {
+#if defined(DWK_HAVE_RUNTIME)
+      if (r.tuner) {
+        // The other runs of the round rewrote the site tables; in use the
+        // tuner is their only writer. Put its threshold back (untimed).
+        const distwar::TunerStats st = r.tuner->stats();
+        if (st.threshold >= 0)
+          setThreshold(*r.variant, st.threshold);
+        c->zero();
+        return timer.time([&] {
+          r.tuner->run(0, outputs, [&] { c->backward(*r.variant); });
+        });
+      }
+#endif
       c->zero();
       return timer.time([&] { c->backward(*r.variant); });
     });
@@ -283,6 +362,7 @@ int main(int argc, char **argv) {
       int threshold = 0;
       double ms = 0, ms_thr0 = 0;
       std::vector<double> per_threshold;
+      const Run *tuned = nullptr;
     };
     std::vector<Best> best(tunable.size());
     size_t r = floor ? 2 : 1;
@@ -296,6 +376,9 @@ int main(int argc, char **argv) {
         }
       }
       best[k].ms_thr0 = best[k].per_threshold[0];
+      for (size_t i = first_tuned; i < runs.size(); ++i)
+        if (runs[i].variant == tunable[k])
+          best[k].tuned = &runs[i];
     }
 
     // Forward + backward per iteration: plain, floor, each variant at its
@@ -324,19 +407,34 @@ int main(int argc, char **argv) {
       h = dwk_count::readAll(true);
     }
 
-    // Table row.
-    std::printf("%-30s %9.3f %7.2fx", name.c_str(), t_plain,
-                floor ? t_plain / t_floor : 0.0);
+    // Table rows: the case, then one line per tunable variant.
     double e2e_best = e2e[0].median();
-    for (size_t k = 0; k < tunable.size(); ++k) {
-      std::printf("  %5.2fx (%2d) %5.1f%% %5.2fx", t_plain / best[k].ms,
-                  best[k].threshold, 100 * gap(best[k].ms),
-                  t_plain / best[k].ms_thr0);
+    for (size_t k = 0; k < tunable.size(); ++k)
       e2e_best = std::min(e2e_best, e2e[(floor ? 2 : 1) + k].median());
-    }
-    std::printf("  %12.3f %7.2fx\n", e2e[0].median(),
+    std::printf("%-30s %9.3f %7.2fx %13.3f %8.2fx\n", name.c_str(), t_plain,
+                floor ? t_plain / t_floor : 0.0, e2e[0].median(),
                 e2e[0].median() / e2e_best);
     std::printf("  %s\n", c->details.c_str());
+    for (size_t k = 0; k < tunable.size(); ++k) {
+      std::printf("  %-16s %5.2fx (%2d) %5.1f%% %5.2fx |", tunable[k]->name,
+                  t_plain / best[k].ms, best[k].threshold,
+                  100 * gap(best[k].ms), t_plain / best[k].ms_thr0);
+#if defined(DWK_HAVE_RUNTIME)
+      if (const Run *tr = best[k].tuned) {
+        const distwar::TunerStats st = tr->tuner->stats();
+        const double ms = tr->median();
+        const double direct =
+            st.threshold >= 0 ? best[k].per_threshold[st.threshold] : 0;
+        std::printf(" %5.2fx (%2d) %5.1f%%           | %.2f ms, %+.1f%%",
+                    t_plain / ms, st.threshold, 100 * gap(ms), st.overheadMs,
+                    direct > 0 ? 100 * (ms / direct - 1) : 0.0);
+      } else
+#endif
+        std::printf(" %-31s |", tunable[k]->handWritten()
+                                    ? "(hand-written: not autotuned)"
+                                    : "-");
+      std::printf("\n");
+    }
 
     // JSON.
     json << (first_case ? "\n" : ",\n") << "    {\"case\": " << jsonString(name)
@@ -351,7 +449,10 @@ int main(int argc, char **argv) {
     json << ",\n     \"variants\": {";
     for (size_t k = 0; k < tunable.size(); ++k) {
       json << (k ? ", " : "") << "\n       " << jsonString(tunable[k]->name)
-           << ": {\"best_threshold\": " << best[k].threshold
+           << ": {\"label\": " << jsonString(tunable[k]->label())
+           << ", \"hand_written\": "
+           << (tunable[k]->handWritten() ? "true" : "false")
+           << ", \"best_threshold\": " << best[k].threshold
            << ", \"best_ms\": " << best[k].ms
            << ", \"best_speedup\": " << t_plain / best[k].ms
            << ", \"best_gap_closed\": " << gap(best[k].ms)
@@ -364,7 +465,28 @@ int main(int argc, char **argv) {
       json << "], \"threshold_gap_closed\": [";
       for (int t = 0; t <= kMaxThreshold; ++t)
         json << (t ? ", " : "") << gap(best[k].per_threshold[t]);
-      json << "]}";
+      json << "]";
+#if defined(DWK_HAVE_RUNTIME)
+      if (const Run *tr = best[k].tuned) {
+        // The tuner's own cost: its search (time beyond one launch), and
+        // steady-state launches through it against direct launches at the
+        // threshold it chose.
+        const distwar::TunerStats st = tr->tuner->stats();
+        const double ms = tr->median();
+        json << ",\n         \"autotuned\": {\"threshold\": " << st.threshold
+             << ", \"ms\": " << ms << ", \"speedup\": " << t_plain / ms
+             << ", \"gap_closed\": " << gap(ms)
+             << ", \"direct_ms_at_threshold\": "
+             << (st.threshold >= 0 ? best[k].per_threshold[st.threshold] : 0)
+             << ", \"calls\": " << st.calls << ", \"tunings\": " << st.tunings
+             << ", \"search_trials\": " << st.lastTrials.size()
+             << ", \"overhead_ms\": " << st.overheadMs
+             << ", \"retune_overhead_ms\": " << st.retuneOverheadMs
+             << ", \"kernel_ms\": " << st.kernelMs
+             << ", \"overhead_fraction\": " << st.overheadFraction() << "}";
+      }
+#endif
+      json << "}";
     }
     json << "},\n     \"end_to_end_ms\": {";
     for (size_t k = 0; k < e2e.size(); ++k)

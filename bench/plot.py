@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Plots a distwar_bench JSON file: speedup over plain atomics per threshold
-and the share of the plain-to-floor gap closed, one PNG each per case.
+"""Plots a distwar_bench JSON file:
+
+- per workload, one figure of speedup over plain atomics vs threshold: one
+  panel per case (scene), one line per variant, the no-atomic floor as a
+  horizontal line, the autotuned result as a marker at its threshold;
+- one bar chart of the share of the plain-to-floor gap closed, per case and
+  variant: each variant at its best threshold, each autotuned run, and the
+  hand-written butterfly (labelled as hand-written, not tool output).
 
     python3 bench/plot.py bench.json out_dir
 """
 import json
+import math
 import os
 import sys
 
@@ -14,6 +21,88 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def variant_label(name, data):
+    if data.get("hand_written"):
+        return data.get("label", f"{name} (hand-written, not tool output)")
+    return name
+
+
+def plot_thresholds(results, workload, cases, out_dir):
+    n = len(cases)
+    cols = min(3, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 4 * rows),
+                             squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    for ax, case in zip(axes.flat, cases):
+        for variant, data in case["variants"].items():
+            ys = data["threshold_speedup"]
+            line, = ax.plot(range(len(ys)), ys, marker=".",
+                            label=variant_label(variant, data))
+            tuned = data.get("autotuned")
+            if tuned and tuned.get("threshold", -1) >= 0:
+                ax.plot([tuned["threshold"]], [tuned["speedup"]], marker="*",
+                        ms=12, color=line.get_color(), ls="none",
+                        label=f"{variant} autotuned")
+        if "floor_speedup" in case:
+            ax.axhline(case["floor_speedup"], color="k", ls="--",
+                       label="no-atomic floor")
+        ax.axhline(1.0, color="gray", lw=0.8)
+        ax.set_xlabel("threshold (active lanes needed to reduce)")
+        ax.set_ylabel("speedup over plain atomics")
+        ax.set_title(f"{case['case']}: plain {case['plain_ms']:.3g} ms",
+                     fontsize=9)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"{workload} backward, {results['device']}, "
+                 f"{results['date']}", fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(out_dir, f"speedup_vs_threshold_{workload}.png")
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def gap_bars(results):
+    """(case names, {bar label: [gap closed per case or None]})."""
+    names = [c["case"] for c in results["cases"]]
+    bars = {}
+    for i, case in enumerate(results["cases"]):
+        for variant, data in case["variants"].items():
+            entries = [(f"{variant_label(variant, data)}, best threshold",
+                        data["best_gap_closed"])]
+            if "autotuned" in data:
+                entries.append((f"{variant} autotuned",
+                                data["autotuned"]["gap_closed"]))
+            for label, value in entries:
+                bars.setdefault(label, [None] * len(names))[i] = value
+    return names, bars
+
+
+def plot_gap(results, out_dir):
+    names, bars = gap_bars(results)
+    width = 0.8 / max(1, len(bars))
+    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(names) * max(1, len(
+        bars)) * 0.5), 5))
+    for k, (label, values) in enumerate(bars.items()):
+        xs = [i + (k - (len(bars) - 1) / 2) * width
+              for i, v in enumerate(values) if v is not None]
+        ys = [v for v in values if v is not None]
+        ax.bar(xs, ys, width, label=label)
+    ax.axhline(0, color="gray", lw=0.8)
+    ax.axhline(1, color="k", ls="--", lw=0.8, label="no-atomic floor")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=40, ha="right", fontsize=8)
+    ax.set_ylabel("share of the plain-to-floor gap closed")
+    ax.set_title(f"{results['device']}, {results['date']}", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = os.path.join(out_dir, "gap_closed.png")
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plot.py bench.json out_dir")
@@ -21,29 +110,12 @@ def main():
         results = json.load(f)
     out_dir = sys.argv[2]
     os.makedirs(out_dir, exist_ok=True)
+    workloads = {}
     for case in results["cases"]:
-        name = case["case"].replace("/", "_")
-        for key, ylabel, ref in (
-            ("threshold_speedup", "speedup over plain atomics", 1.0),
-            ("threshold_gap_closed", "share of plain-to-floor gap closed", 0.0),
-        ):
-            fig, ax = plt.subplots(figsize=(6, 4))
-            for variant, data in case["variants"].items():
-                ys = data[key]
-                ax.plot(range(len(ys)), ys, marker=".", label=variant)
-            if key == "threshold_speedup" and "floor_speedup" in case:
-                ax.axhline(case["floor_speedup"], color="k", ls="--",
-                           label="no-atomic floor")
-            ax.axhline(ref, color="gray", lw=0.8)
-            ax.set_xlabel("threshold (active lanes needed to reduce)")
-            ax.set_ylabel(ylabel)
-            ax.set_title(f"{case['case']} ({results['device']})", fontsize=9)
-            ax.legend(fontsize=8)
-            fig.tight_layout()
-            path = os.path.join(out_dir, f"{name}_{key}.png")
-            fig.savefig(path, dpi=120)
-            plt.close(fig)
-            print("wrote", path)
+        workloads.setdefault(case["workload"], []).append(case)
+    for workload, cases in workloads.items():
+        print("wrote", plot_thresholds(results, workload, cases, out_dir))
+    print("wrote", plot_gap(results, out_dir))
 
 
 if __name__ == "__main__":
