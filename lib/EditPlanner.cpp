@@ -1,6 +1,7 @@
 //===- EditPlanner.cpp - text edits for decided groups --------------------===//
 
 #include "distwar/EditPlanner.h"
+#include "distwar/VariantChoice.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
@@ -86,9 +87,37 @@ public:
     return Reason::None;
   }
 
+  /// Why the active-flag edits of \p F cannot be written, or None.
+  Reason vetFlags(const FlagPlan &F) {
+    auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
+    if (!IsFile(F.Body->getLBracLoc()) || !IsFile(F.Body->getRBracLoc()) ||
+        !IsFile(F.Holder->getEndLoc()))
+      return Reason::MacroExpansion;
+    for (const ContinueStmt *C : F.Continues)
+      if (!IsFile(C->getBeginLoc()))
+        return Reason::MacroExpansion;
+    for (const Stmt *S : F.GuardAfter)
+      if (!IsFile(S->getEndLoc()))
+        return Reason::MacroExpansion;
+    if (!F.RemovedTerms.empty()) {
+      if (!IsFile(F.Cond->getBeginLoc()) || !IsFile(F.Cond->getEndLoc()))
+        return Reason::MacroExpansion;
+      for (const Expr *T : F.KeptTerms)
+        if (sourceText(T, Ctx).empty())
+          return Reason::MacroExpansion;
+      if (spansConditional(F.Cond->getBeginLoc(),
+                           Lexer::getLocForEndOfToken(F.Cond->getEndLoc(), 0,
+                                                      SM, Ctx.getLangOpts())))
+        return Reason::PreprocessorConditional;
+    }
+    if (spansConditional(F.Body->getLBracLoc(), F.Body->getRBracLoc()))
+      return Reason::PreprocessorConditional;
+    return Reason::None;
+  }
+
   /// The group's edits; fills the slot and size texts.
   void plan(const SiteGroup &G, unsigned K, unsigned TableIndex,
-            PlannedEdits &Out) {
+            PlannedEdits &Out, const VariantDecision *D) {
     std::string Batch = "distwar_batch" + std::to_string(K);
     std::vector<std::string> ChannelTerms;
     unsigned Constant = 0;
@@ -120,6 +149,11 @@ public:
     }
     std::string Size = joinSum(ChannelTerms, Constant, false);
     const AtomicSite &First = Sites[G.Sites.front()];
+    SizeTexts.push_back(Size);
+    if (D && D->Kind != GroupVariant::Serial) {
+      planButterfly(G, K, TableIndex, Size, *D);
+      return;
+    }
     add(G.First->getBeginLoc(), 0,
         "::distwar::Batch<" + First.TypeText + ", " + Size + "> " + Batch +
             "; ",
@@ -129,7 +163,85 @@ public:
             ", DISTWAR_SITE_THRESHOLD(" + Table + ", " +
             std::to_string(TableIndex) + "));",
         RankReduce);
-    SizeTexts.push_back(Size);
+  }
+
+  /// The butterfly: batch, key and flags declared at the loop body's start,
+  /// guards around what lanes skipped, the reduction at the body's top level
+  /// (GENERATED_CODE.md, section 6). Every edit keeps its newlines.
+  void planButterfly(const SiteGroup &G, unsigned K, unsigned TableIndex,
+                     const std::string &Size, const VariantDecision &D) {
+    const FlagPlan &F = D.Flags;
+    const AtomicSite &First = Sites[G.Sites.front()];
+    std::string Suffix = std::to_string(K);
+    std::string Batch = "distwar_batch" + Suffix;
+    std::string Live = "distwar_active" + Suffix;
+    std::string Reached = "distwar_reached" + Suffix;
+    std::string Key = "distwar_key" + Suffix;
+    const LangOptions &LO = Ctx.getLangOpts();
+
+    std::string Head;
+    if (!F.LiveInit.empty())
+      Head += " bool " + Live + " = " + F.LiveInit + ";";
+    if (F.GroupUnderIf)
+      Head += " bool " + Reached + " = false;";
+    Head += " ::distwar::Batch<" + First.TypeText + ", " + Size + "> " + Batch +
+            "; " + F.KeyType + " " + Key + " = 0;";
+    for (const DeclStmt *DS : F.Hoisted) {
+      for (const Decl *Dc : DS->decls()) {
+        const auto *V = cast<VarDecl>(Dc);
+        Head += " " +
+                V->getType().getUnqualifiedType().getAsString(
+                    Ctx.getPrintingPolicy()) +
+                " " + V->getName().str() + ";";
+      }
+      // `const float G = e;` becomes `G = e;`.
+      const auto *V0 = cast<VarDecl>(*DS->decl_begin());
+      replaceKeepingLines(DS->getBeginLoc(), V0->getLocation(), "");
+    }
+    unsigned Open = 0;
+    if (F.GuardFromStart) {
+      Head += " if (" + Live + ") {";
+      ++Open;
+    }
+    add(F.Body->getLBracLoc().getLocWithOffset(1), 0, Head, RankBatch);
+
+    if (!F.RemovedTerms.empty()) {
+      std::string Cond;
+      for (const Expr *T : F.KeptTerms)
+        Cond += (Cond.empty() ? "" : " && ") + sourceText(T, Ctx);
+      replaceKeepingLines(
+          F.Cond->getBeginLoc(),
+          Lexer::getLocForEndOfToken(F.Cond->getEndLoc(), 0, SM, LO), Cond);
+    }
+    for (const ContinueStmt *C : F.Continues)
+      replaceTokens(C->getBeginLoc(), C->getBeginLoc(), Live + " = false");
+    for (const Stmt *S : F.GuardAfter) {
+      add(afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
+      ++Open;
+    }
+
+    std::string Capture = " " + Key + " = " + First.KeyText + ";";
+    if (F.GroupUnderIf)
+      add(afterStatement(G.Last), 0, Capture + " " + Reached + " = true;",
+          RankReduce);
+    std::string Tail = F.GroupUnderIf ? "" : Capture;
+    Tail += " " + std::string(Open, '}');
+    if (Open)
+      Tail += " ";
+    std::string Active = F.GroupUnderIf        ? Reached
+                         : !F.LiveInit.empty() ? Live
+                                               : std::string("true");
+    Tail +=
+        std::string("::distwar::") +
+        (D.Kind == GroupVariant::ButterflyUniform ? "reduceButterflyUniform("
+                                                  : "reduceButterfly(") +
+        Batch + ", " + Active + ", " + Key + ", DISTWAR_SITE_THRESHOLD(" +
+        Table + ", " + std::to_string(TableIndex) + "));";
+    if (F.GuardTrailing)
+      Tail += " if (" + Live + ") {";
+    add(afterStatement(F.Holder), 0, Tail, RankReduce);
+    if (F.GuardTrailing)
+      add(F.Body->getRBracLoc(), 0, "} ", RankReduce);
   }
 
   void planFloor(const AtomicSite &S) {
@@ -200,6 +312,15 @@ private:
     Edits.push_back({Offset, EndOffset - Offset, std::move(Text), RankSlot});
   }
 
+  /// Replaces [Begin, End) with \p Text plus as many newlines as it held.
+  void replaceKeepingLines(SourceLocation Begin, SourceLocation End,
+                           std::string Text) {
+    unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
+    llvm::StringRef Old = SM.getBufferData(SM.getMainFileID()).slice(B, E);
+    Text.append(Old.count('\n'), '\n');
+    Edits.push_back({B, E - B, std::move(Text), RankSlot});
+  }
+
   /// Just after \p S, including the ';' that ends an expression statement.
   SourceLocation afterStatement(const Stmt *S) {
     SourceLocation End = S->getEndLoc();
@@ -231,7 +352,8 @@ private:
 
 PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups, Variant V,
-                       llvm::StringRef FilePath) {
+                       llvm::StringRef FilePath,
+                       std::vector<VariantDecision> *Decisions) {
   PlannedEdits Out;
   Out.SlotTexts.resize(Sites.size());
   Out.SizeTexts.resize(Groups.size());
@@ -252,6 +374,12 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     for (size_t I = 0; I < Groups.size(); ++I) {
       if (Groups[I].Why == Reason::None)
         Groups[I].Why = P.vet(Groups[I]);
+      if (Groups[I].Why == Reason::None && Decisions &&
+          (*Decisions)[I].Kind != GroupVariant::Serial)
+        if (Reason R = P.vetFlags((*Decisions)[I].Flags); R != Reason::None) {
+          (*Decisions)[I].Kind = GroupVariant::Serial; // no flag needed
+          (*Decisions)[I].Note = R;
+        }
       if (Groups[I].Why == Reason::None)
         Accepted.push_back(I);
     }
@@ -266,7 +394,7 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       SiteGroup &G = Groups[I];
       unsigned K = PerFunction[G.Function]++;
       G.Name = Sites[G.Sites.front()].FunctionName + "#" + std::to_string(K);
-      P.plan(G, K, Names.size(), Out);
+      P.plan(G, K, Names.size(), Out, Decisions ? &(*Decisions)[I] : nullptr);
       Out.SizeTexts[I] = P.SizeTexts.back();
       Names.push_back(G.Name);
     }

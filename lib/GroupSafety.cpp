@@ -1,6 +1,7 @@
 //===- GroupSafety.cpp - may a group's atomics be deferred? ---------------===//
 
 #include "distwar/GroupSafety.h"
+#include "distwar/Uniformity.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -100,6 +101,29 @@ static bool isKnownPureName(llvm::StringRef Name) {
          Name.starts_with("__nv_") || Name.starts_with("__builtin_");
 }
 
+/// An operand whose type is arithmetic in every instantiation.
+static bool isArithmeticOperand(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (!E->isTypeDependent())
+    return E->getType()->isArithmeticType();
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    QualType T = ASE->getBase()->IgnoreParenImpCasts()->getType();
+    const Type *Elem = T->isPointerType() ? T->getPointeeType().getTypePtr()
+                                          : T->getPointeeOrArrayElementType();
+    return Elem && !Elem->isDependentType() && Elem->isArithmeticType();
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return isArithmeticOperatorCall(Op);
+  return false;
+}
+
+bool isArithmeticOperatorCall(const CXXOperatorCallExpr *Op) {
+  if (!isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreParenImpCasts()))
+    return false;
+  return llvm::all_of(Op->arguments(),
+                      [](const Expr *A) { return isArithmeticOperand(A); });
+}
+
 namespace {
 
 /// Walks statements looking for what would make deferring atomics wrong.
@@ -135,11 +159,28 @@ private:
     }
     if (isa<AsmStmt>(S))
       return fail(Reason::CallBetween);
+    // Testing a buffer pointer for null reads no memory (conditional fields).
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
+        ICE && ICE->getCastKind() == CK_PointerToBoolean &&
+        isa<DeclRefExpr>(ICE->getSubExpr()->IgnoreParenImpCasts()))
+      return;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (CommutingAtomics.contains(Call)) {
         // Unused-result atomicAdds commute with the group's deferred adds.
         visit(Call->getArg(0), true);
         visit(Call->getArg(1), false);
+        return;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+          Op && isArithmeticOperatorCall(Op)) {
+        // A dependent operator on arithmetic operands: the builtin one in
+        // every instantiation.
+        if ((Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+             Op->getOperator() == OO_MinusMinus) &&
+            !isPrivateStore(Op->getArg(0)))
+          return fail(Reason::StoreBetween);
+        for (const Expr *Arg : Op->arguments())
+          visit(Arg, AddressOfAtomic);
         return;
       }
       if (!isPureCall(Call))
@@ -292,13 +333,23 @@ const Stmt *findIterationExit(const SiteGroup &G) {
   return nullptr;
 }
 
-/// Between the site and the group's block only blocks and the site's own
-/// channel loop may lie; anything else makes the site conditional.
-static bool isUnconditionalIn(const AtomicSite &S, const CompoundStmt *Scope) {
+/// Between the site and the group's block only blocks, the site's own
+/// channel loop and ifs on grid-uniform conditions (conditional fields: the
+/// slot keeps a null address when the field is not written) may lie;
+/// anything else makes the site conditional.
+static bool isUnconditionalIn(const AtomicSite &S, const CompoundStmt *Scope,
+                              UniformityAnalysis &U) {
+  const Stmt *Child = S.Call;
   for (const Stmt *A : S.Ancestors) {
+    const Stmt *Below = Child;
+    Child = A;
     if (A == Scope)
       return true;
     if (isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr>(A))
+      continue;
+    if (const auto *If = dyn_cast<IfStmt>(A);
+        If && Below != If->getCond() && !If->getInit() &&
+        !If->getConditionVariable() && U.isGridUniform(If->getCond()))
       continue;
     if (S.Channel && A == S.Channel->Loop)
       continue;
@@ -326,8 +377,9 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   if (G.Why != Reason::None)
     return G.Why;
   llvm::DenseSet<const VarDecl *> Buffers;
+  UniformityAnalysis U(Ctx, G.Function);
   for (size_t I : G.Sites) {
-    if (!isUnconditionalIn(Sites[I], G.Scope))
+    if (!isUnconditionalIn(Sites[I], G.Scope, U))
       return Reason::ConditionalSite;
     Buffers.insert(Sites[I].Buffer);
   }
@@ -365,6 +417,22 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   for (const Stmt *S : regionOf(G))
     if (Reason R = Checker.check(S); R != Reason::None)
       return R;
+  return Reason::None;
+}
+
+Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,
+                              const SiteGroup &G,
+                              llvm::ArrayRef<const Stmt *> Stmts) {
+  llvm::DenseSet<const VarDecl *> Buffers;
+  for (size_t I : G.Sites)
+    Buffers.insert(Sites[I].Buffer);
+  RegionChecker Checker(Sites, std::move(Buffers));
+  for (const Stmt *S : Stmts)
+    if (Reason R = Checker.check(S); R != Reason::None)
+      return R;
+  for (const Stmt *S : Stmts)
+    if (exitIn(S, false))
+      return Reason::LeavesIteration;
   return Reason::None;
 }
 

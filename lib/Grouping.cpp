@@ -1,6 +1,8 @@
 //===- Grouping.cpp - sites that update one primitive per iteration -------===//
 
 #include "distwar/Grouping.h"
+#include "distwar/Uniformity.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -23,7 +25,7 @@ const Stmt *childOfScope(const AtomicSite &S, const CompoundStmt *Scope) {
 
 /// One loop iteration or function body: the innermost enclosing loop other
 /// than the site's own channel loop.
-static const Stmt *iterationOf(const AtomicSite &S) {
+const Stmt *iterationOf(const AtomicSite &S) {
   for (const Stmt *A : S.Ancestors) {
     if (S.Channel && A == S.Channel->Loop)
       continue;
@@ -33,8 +35,93 @@ static const Stmt *iterationOf(const AtomicSite &S) {
   return S.Ancestors.empty() ? nullptr : S.Ancestors.back();
 }
 
+/// The innermost block holding every site of \p G inside its iteration, and
+/// the children holding the first and last site.
+static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  const AtomicSite &Last = Sites[G.Sites.back()];
+  const Stmt *Iteration = iterationOf(First);
+  G.Scope = nullptr;
+  for (const Stmt *A : First.Ancestors) {
+    if (A == Iteration)
+      break; // a loop body that is not a block: no place for the batch
+    const auto *Block = dyn_cast<CompoundStmt>(A);
+    if (!Block || !llvm::all_of(G.Sites, [&](size_t I) {
+          return childOfScope(Sites[I], Block) != nullptr;
+        }))
+      continue;
+    G.Scope = Block;
+    break;
+  }
+  if (!G.Scope && isa<CompoundStmt>(Iteration) && !First.Ancestors.empty() &&
+      Iteration == First.Ancestors.back())
+    G.Scope = cast<CompoundStmt>(Iteration); // the function body itself
+  if (!G.Scope) {
+    G.Why = Reason::NotAStatement;
+    return;
+  }
+  G.First = childOfScope(First, G.Scope);
+  G.Last = childOfScope(Last, G.Scope);
+}
+
+/// The innermost `if` between site \p S and \p Scope whose condition is
+/// not grid-uniform, or null. Sets \p OtherControl when something else than
+/// blocks, grid-uniform ifs and the channel loop lies in between.
+static const IfStmt *varyingCondition(const AtomicSite &S,
+                                      const CompoundStmt *Scope,
+                                      UniformityAnalysis &U,
+                                      bool &OtherControl) {
+  const IfStmt *Found = nullptr;
+  const Stmt *Child = S.Call;
+  for (const Stmt *A : S.Ancestors) {
+    if (A == Scope)
+      break;
+    if (const auto *If = dyn_cast<IfStmt>(A)) {
+      if (Child == If->getCond() || If->getInit() ||
+          If->getConditionVariable() || !U.isGridUniform(If->getCond()))
+        Found = Found ? Found : If;
+    } else if (!isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr,
+                    AttributedStmt>(A) &&
+               !(S.Channel && A == S.Channel->Loop)) {
+      OtherControl = true;
+    }
+    Child = A;
+  }
+  return Found;
+}
+
+/// Takes sites under lane-dependent conditions out of \p G when the others
+/// can be batched without them (see groupSites).
+static void dropVaryingSites(ASTContext &Ctx, SiteGroup &G,
+                             std::vector<AtomicSite> &Sites) {
+  if (!G.Scope || G.Sites.size() < 2)
+    return;
+  UniformityAnalysis U(Ctx, G.Function);
+  std::vector<size_t> Kept, Dropped;
+  for (size_t I : G.Sites) {
+    bool Other = false;
+    const IfStmt *If = varyingCondition(Sites[I], G.Scope, U, Other);
+    if (If && !Other)
+      Dropped.push_back(I);
+    else
+      Kept.push_back(I);
+  }
+  if (Dropped.empty() || Kept.empty())
+    return;
+  // A plain atomic left next to the batch must not add to one of its
+  // buffers (conservative: atomics commute, but keep the group whole).
+  for (size_t D : Dropped)
+    for (size_t K : Kept)
+      if (Sites[D].Buffer == Sites[K].Buffer)
+        return;
+  for (size_t D : Dropped)
+    Sites[D].Why = Reason::VaryingCondition;
+  G.Sites = Kept;
+  assignScope(G, Sites);
+}
+
 std::vector<SiteGroup> groupSites(ASTContext &Ctx,
-                                  const std::vector<AtomicSite> &Sites) {
+                                  std::vector<AtomicSite> &Sites) {
   using GroupKey = std::tuple<const Stmt *, unsigned, std::string>;
   std::multimap<GroupKey, size_t> Index;
   std::vector<llvm::FoldingSetNodeID> KeyIds;
@@ -68,29 +155,8 @@ std::vector<SiteGroup> groupSites(ASTContext &Ctx,
   }
 
   for (SiteGroup &G : Groups) {
-    const AtomicSite &First = Sites[G.Sites.front()];
-    const AtomicSite &Last = Sites[G.Sites.back()];
-    const Stmt *Iteration = iterationOf(First);
-    for (const Stmt *A : First.Ancestors) {
-      if (A == Iteration)
-        break; // a loop body that is not a block: no place for the batch
-      const auto *Block = dyn_cast<CompoundStmt>(A);
-      if (!Block || !llvm::all_of(G.Sites, [&](size_t I) {
-            return childOfScope(Sites[I], Block) != nullptr;
-          }))
-        continue;
-      G.Scope = Block;
-      break;
-    }
-    if (!G.Scope && isa<CompoundStmt>(Iteration) && !First.Ancestors.empty() &&
-        Iteration == First.Ancestors.back())
-      G.Scope = cast<CompoundStmt>(Iteration); // the function body itself
-    if (!G.Scope) {
-      G.Why = Reason::NotAStatement;
-      continue;
-    }
-    G.First = childOfScope(First, G.Scope);
-    G.Last = childOfScope(Last, G.Scope);
+    assignScope(G, Sites);
+    dropVaryingSites(Ctx, G, Sites);
   }
   return Groups;
 }

@@ -39,8 +39,13 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
     }
     for (const GroupRecord &G : F.Groups) {
       OS << "  group " << G.Name << ": " << G.Decision;
-      if (!G.Variant.empty())
-        OS << " (" << G.Variant << ")";
+      if (!G.Variant.empty()) {
+        OS << " (" << G.Variant;
+        if (G.Note != Reason::None)
+          OS << "; not butterfly: " << reasonInfo(G.Note).Code << " "
+             << reasonInfo(G.Note).Name;
+        OS << ")";
+      }
       OS << " key=" << G.Key << " type=" << G.Type
          << " sites=" << G.Sites.size();
       if (!G.Size.empty())
@@ -89,6 +94,11 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
                            {"sites", std::move(Members)},
                            {"decision", G.Decision}};
       addReason(O, G.Why);
+      if (G.Note != Reason::None)
+        O["variant_note"] =
+            llvm::json::Object{{"code", reasonInfo(G.Note).Code},
+                               {"name", reasonInfo(G.Note).Name},
+                               {"message", reasonInfo(G.Note).Message}};
       Groups.push_back(std::move(O));
     }
     llvm::json::Object File{{"file", F.File},

@@ -4,6 +4,7 @@
 #include "distwar/AtomicSites.h"
 #include "distwar/GroupSafety.h"
 #include "distwar/Grouping.h"
+#include "distwar/VariantChoice.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -41,21 +42,11 @@ bool looksRewritten(llvm::StringRef Code) {
   return false;
 }
 
-static const char *variantName(Variant V) {
-  switch (V) {
-  case Variant::Floor:
-    return "floor";
-  case Variant::Serial:
-  case Variant::Auto:
-    return "serial";
-  }
-  return "serial";
-}
-
 static FileReport buildReport(llvm::StringRef FilePath,
                               const std::vector<AtomicSite> &Sites,
                               const std::vector<SiteGroup> &Groups,
-                              const PlannedEdits &Plan, Variant V) {
+                              const PlannedEdits &Plan, Variant V,
+                              const std::vector<VariantDecision> &Decisions) {
   FileReport R;
   R.File = FilePath.str();
   R.Changed = !Plan.Edits.empty();
@@ -106,7 +97,12 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Sites.assign(Group.Sites.begin(), Group.Sites.end());
     Rec.Why = Group.Why;
     Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
-    Rec.Variant = Group.Why == Reason::None ? variantName(V) : "";
+    if (Group.Why == Reason::None) {
+      Rec.Variant =
+          G < Decisions.size() ? variantName(Decisions[G].Kind) : "serial";
+      if (G < Decisions.size())
+        Rec.Note = Decisions[G].Note;
+    }
     R.Groups.push_back(std::move(Rec));
   }
   return R;
@@ -141,7 +137,7 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
       std::vector<SiteGroup> NoGroups;
       PlannedEdits Nothing;
       Nothing.SlotTexts.resize(Sites.size());
-      Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V);
+      Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V, {});
     }
     Result.Report.File = FilePath.str();
     Result.Report.FileReason = Reason::AlreadyRewritten;
@@ -157,10 +153,11 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
   ASTContext &Ctx = AST->getASTContext();
   std::vector<AtomicSite> Sites = findAtomicSites(Ctx);
   std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
+  std::vector<VariantDecision> Decisions;
   if (V != Variant::Floor)
-    for (SiteGroup &G : Groups)
-      G.Why = checkGroupSafety(Ctx, Sites, G);
-  PlannedEdits Plan = planEdits(Ctx, Sites, Groups, V, FilePath);
+    Decisions = chooseVariants(Ctx, Sites, Groups, V);
+  PlannedEdits Plan = planEdits(Ctx, Sites, Groups, V, FilePath,
+                                V == Variant::Floor ? nullptr : &Decisions);
   if (!Plan.Error.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    FilePath +
@@ -170,7 +167,7 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
   if (!Output)
     return Output.takeError();
   Result.Output = std::move(*Output);
-  Result.Report = buildReport(FilePath, Sites, Groups, Plan, V);
+  Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
   return Result;
 }
 

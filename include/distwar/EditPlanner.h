@@ -14,7 +14,9 @@
 
 namespace distwar {
 
-enum class Variant { Serial, Floor, Auto };
+enum class Variant { Serial, Floor, Auto, Butterfly };
+
+struct VariantDecision;
 
 struct PlannedEdits {
   clang::tooling::Replacements Edits; ///< empty: nothing to change
@@ -29,13 +31,15 @@ struct PlannedEdits {
 /// The prologue's table identifier for \p FilePath (GENERATED_CODE.md, 1).
 std::string siteTableName(llvm::StringRef FilePath);
 
-/// Plans the edits of \p Groups (Why == None) for the serial variant, or of
-/// every discarded-result atomicAdd for the floor variant. Groups refused here
-/// get their Why set; batched groups get their Name.
+/// Plans the edits of \p Groups (Why == None), each as its decision in
+/// \p Decisions says (serial when null), or of every discarded-result
+/// atomicAdd for the floor variant. Groups refused here get their Why set;
+/// batched groups get their Name.
 PlannedEdits planEdits(clang::ASTContext &Ctx,
                        const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups, Variant V,
-                       llvm::StringRef FilePath);
+                       llvm::StringRef FilePath,
+                       std::vector<VariantDecision> *Decisions = nullptr);
 
 } // namespace distwar
 

@@ -11,6 +11,7 @@
 #define DISTWAR_GROUPSAFETY_H
 
 #include "distwar/Grouping.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace distwar {
 
@@ -23,6 +24,16 @@ Reason checkGroupSafety(clang::ASTContext &Ctx,
 /// iteration, or null. Kept apart so that a divergence pass can convert what
 /// it can prove instead of refusing.
 const clang::Stmt *findIterationExit(const SiteGroup &G);
+
+/// Reason::None when \p G's atomics may also be deferred past \p Stmts
+/// (which neither touch its buffers nor leave the iteration).
+Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,
+                              const SiteGroup &G,
+                              llvm::ArrayRef<const clang::Stmt *> Stmts);
+
+/// True for an operator call in a template whose operands are arithmetic in
+/// every instantiation: it is the builtin operator.
+bool isArithmeticOperatorCall(const clang::CXXOperatorCallExpr *Op);
 
 /// True when a call to \p FD can neither write memory nor synchronise: a known
 /// math builtin, or a visible device function whose body only computes.

@@ -28,9 +28,17 @@ struct SiteGroup {
 };
 
 /// Forms groups from every site without a site-level reason. Groups are in
-/// source order of their first site; Why is not decided here.
+/// source order of their first site; Why is not decided here. A site under an
+/// `if` whose condition may differ across lanes leaves its group (its Why
+/// becomes VaryingCondition) when the rest of the group can be batched
+/// without it; a site under a grid-uniform condition (a nullable output
+/// pointer) stays in the group as a conditional field.
 std::vector<SiteGroup> groupSites(clang::ASTContext &Ctx,
-                                  const std::vector<AtomicSite> &Sites);
+                                  std::vector<AtomicSite> &Sites);
+
+/// The loop whose iteration holds \p S (its channel loop excluded), or the
+/// function body.
+const clang::Stmt *iterationOf(const AtomicSite &S);
 
 /// The statement holding site \p S that is a direct child of \p Scope, or
 /// null when the site is not inside \p Scope.

@@ -24,6 +24,8 @@ struct GroupRecord {
   std::vector<unsigned> Sites; ///< indices into FileReport::Sites
   std::string Decision;        ///< "batched" or "unchanged"
   Reason Why = Reason::None;
+  /// Batched groups: why a faster variant was not used (None: none faster).
+  Reason Note = Reason::None;
 };
 
 struct FileReport {

@@ -1,6 +1,6 @@
 // Constant-trip channel loops: literal, constexpr, enumerator, template
 // parameter, non-zero lower bound, existing unroll pragma.
-// RUN: %distwar-rewrite --no-cuda-sdk %s -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 

@@ -1,5 +1,5 @@
 // Direct fields, vector members and named struct members keyed by one id.
-// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}

@@ -1,5 +1,5 @@
 // Integer atomics (results unused, so batched sums stay exact), double.
-// RUN: %distwar-rewrite --no-cuda-sdk %s -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 

@@ -40,9 +40,9 @@ __global__ void refusals(float *da, float *db, float *out, float *la,
   for (int i = 0; i < n; ++i) {
     // CHECK: "line": [[@LINE+2]],
     // CHECK: "name": "conditional-site"
-    atomicAdd(&la[i], v);
-    if (flag)
-      atomicAdd(&lb[i], v);
+    atomicAdd(&la[i * 2], v);
+    if (threadIdx.x > 3)
+      atomicAdd(&la[i * 2 + 1], v);
   }
 
   for (int i = 0; i < n; ++i) {

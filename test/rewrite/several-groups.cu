@@ -1,5 +1,5 @@
 // Several groups in one loop, mixed keys and mixed element types.
-// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}

@@ -1,5 +1,5 @@
 // Stride-K arrays, in subscript and pointer-arithmetic form, commuted.
-// RUN: %distwar-rewrite --no-cuda-sdk %s -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 

@@ -1,6 +1,6 @@
 // Templates: the pattern is rewritten once, with text valid for every
 // instantiation; instantiations themselves are not visited.
-// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}

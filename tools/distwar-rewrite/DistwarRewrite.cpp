@@ -47,9 +47,13 @@ static cl::opt<Variant> VariantOpt(
     "variant", cl::desc("Reduction to emit"), cl::init(Variant::Auto),
     cl::values(clEnumValN(Variant::Serial, "serial",
                           "match-any grouping, leader gathers every field"),
+               clEnumValN(Variant::Butterfly, "butterfly",
+                          "every lane reaches a warp-wide reduction where "
+                          "provable (else serial)"),
                clEnumValN(Variant::Floor, "floor",
                           "replace atomicAdd by a no-op (benchmark floor)"),
-               clEnumValN(Variant::Auto, "auto", "choose (serial for now)")),
+               clEnumValN(Variant::Auto, "auto",
+                          "per group: butterfly, serial or left alone")),
     cl::cat(Category));
 static cl::opt<std::string> CudaPath("cuda-path",
                                      cl::desc("CUDA SDK root (default: "

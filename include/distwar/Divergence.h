@@ -1,0 +1,63 @@
+//===- Divergence.h - lane divergence turned into an active flag -*- C++
+//-*-===//
+//
+// The butterfly needs every lane of the warp at the reduction. Inside the loop
+// iteration that holds a group, this decides whether the ways lanes skip the
+// group (`if (c) continue;`, the group under `if (c) {...}`, a lane-dependent
+// loop-condition term that never changes in the loop) can become an active
+// flag that guards exactly the statements those lanes skipped, and plans it.
+// The text is written by EditPlanner.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_DIVERGENCE_H
+#define DISTWAR_DIVERGENCE_H
+
+#include "distwar/Grouping.h"
+#include "distwar/Uniformity.h"
+
+namespace distwar {
+
+struct FlagPlan {
+  const clang::Stmt *Loop = nullptr;
+  /// The loop body: flags, batch and key are declared at its start and the
+  /// reduction is called at its top level, outside every guard.
+  const clang::CompoundStmt *Body = nullptr;
+  /// The body statement holding the group: the group's last statement, or
+  /// the `if` whose block holds the group (then Reached is used).
+  const clang::Stmt *Holder = nullptr;
+  bool GroupUnderIf = false;
+  /// Initial value of the live flag (lanes that have not skipped the rest of
+  /// the iteration); empty when no lane can skip (no flag needed).
+  std::string LiveInit;
+  /// Loop-condition conjuncts moved into LiveInit, and the conjuncts kept.
+  const clang::Expr *Cond = nullptr;
+  std::vector<const clang::Expr *> RemovedTerms, KeptTerms;
+  /// Continues that become `live = false`.
+  std::vector<const clang::ContinueStmt *> Continues;
+  /// Guards open at the body's start (loop-condition term) and after each of
+  /// these body statements (those holding a converted continue).
+  bool GuardFromStart = false;
+  std::vector<const clang::Stmt *> GuardAfter;
+  /// Statements after the holder run under `if (live) { ... }` again.
+  bool GuardTrailing = false;
+  /// Declarations split into a declaration at the body's start and an
+  /// assignment in place, because statements after the reduction use them.
+  std::vector<const clang::DeclStmt *> Hoisted;
+  /// How the captured key is declared.
+  std::string KeyType;
+  /// Every lane of a warp runs the same iterations (so a uniform key may skip
+  /// the run-time key check).
+  bool UniformTrips = false;
+  /// Why UniformTrips is false.
+  Reason TripReason = Reason::None;
+};
+
+/// Plans the active flag of \p G, or says why it cannot be done.
+Reason planActiveFlag(clang::ASTContext &Ctx,
+                      const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                      UniformityAnalysis &U, FlagPlan &Plan);
+
+} // namespace distwar
+
+#endif

@@ -1,0 +1,399 @@
+//===- Divergence.cpp - lane divergence turned into an active flag --------===//
+
+#include "distwar/Divergence.h"
+#include "distwar/GroupSafety.h"
+#include "distwar/VarWrites.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+void flattenAnd(const Expr *E, std::vector<const Expr *> &Out) {
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_LAnd) {
+    flattenAnd(BO->getLHS(), Out);
+    flattenAnd(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+void collectVars(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.push_back(V);
+  for (const Stmt *Child : S->children())
+    collectVars(Child, Out);
+}
+
+/// True when evaluating \p E reads no memory through a pointer and calls
+/// nothing that is not a pure function: safe for lanes that never did.
+bool readsNoMemory(const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
+    const Expr *Base = ASE->getBase()->IgnoreParens();
+    const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+    if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      return false;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (!isPureCallee(Call->getDirectCallee()))
+      return false;
+  for (const Stmt *Child : S->children())
+    if (!readsNoMemory(Child))
+      return false;
+  return true;
+}
+
+/// Assignments and increments (calls are judged by readsNoMemory).
+bool writesSomething(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp())
+    return true;
+  for (const Stmt *Child : S->children())
+    if (writesSomething(Child))
+      return true;
+  return false;
+}
+
+struct ExitScan {
+  Reason Why = Reason::None;
+  std::vector<const ContinueStmt *> Continues;
+};
+
+/// Exits of the iteration inside \p S: returns and gotos refuse; breaks of
+/// this loop refuse; continues of this loop are collected.
+void scanExits(const Stmt *S, bool InLoop, bool InSwitch, ExitScan &Out) {
+  if (!S || Out.Why != Reason::None)
+    return;
+  if (isa<ReturnStmt>(S)) {
+    Out.Why = Reason::ReturnInLoop;
+    return;
+  }
+  if (isa<GotoStmt, IndirectGotoStmt>(S) ||
+      (isa<BreakStmt>(S) && !InLoop && !InSwitch)) {
+    Out.Why = Reason::BreakOrGoto;
+    return;
+  }
+  if (isa<ContinueStmt>(S) && !InLoop) {
+    if (InSwitch)
+      Out.Why = Reason::UnconvertibleContinue;
+    else
+      Out.Continues.push_back(cast<ContinueStmt>(S));
+    return;
+  }
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  for (const Stmt *Child : S->children())
+    scanExits(Child, InLoop || Loop, InSwitch || isa<SwitchStmt>(S), Out);
+}
+
+/// A continue that can become `live = false;`: between it and the body
+/// statement \p Top lie only if-branches and blocks in which it (or the
+/// statement holding it) comes last.
+bool convertible(const ContinueStmt *C, const Stmt *Top,
+                 UniformityAnalysis &U) {
+  const Stmt *Child = C;
+  for (const Stmt *P = U.parentOf(C); P; Child = P, P = U.parentOf(P)) {
+    if (Child == Top)
+      return true;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child != If->getThen() && Child != If->getElse())
+        return false;
+      continue;
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      if (CS->body_empty() || CS->body_back() != Child)
+        return false;
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+bool refersToAny(const Stmt *S, const llvm::DenseSet<const VarDecl *> &Vars) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (refersToAny(Child, Vars))
+      return true;
+  return false;
+}
+
+bool hoistable(const VarDecl *V) {
+  QualType T = V->getType();
+  if (V->isStaticLocal() || V->hasAttr<CUDASharedAttr>() ||
+      T->isReferenceType() || T->isArrayType() || T->isDependentType() ||
+      T->getContainedAutoType())
+    return false;
+  if (V->getInit() && V->getInitStyle() != VarDecl::CInit)
+    return false;
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    return RD->hasTrivialDefaultConstructor() && RD->hasTrivialCopyAssignment();
+  return T->isScalarType();
+}
+
+} // namespace
+
+Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                      const SiteGroup &G, UniformityAnalysis &U,
+                      FlagPlan &Plan) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  const Stmt *Loop = iterationOf(First);
+  const Stmt *BodyStmt = nullptr;
+  if (const auto *For = dyn_cast_or_null<ForStmt>(Loop)) {
+    if (For->getConditionVariable())
+      return Reason::NotInLoop;
+    BodyStmt = For->getBody();
+    Plan.Cond = For->getCond();
+  } else if (const auto *While = dyn_cast_or_null<WhileStmt>(Loop)) {
+    if (While->getConditionVariable())
+      return Reason::NotInLoop;
+    BodyStmt = While->getBody();
+    Plan.Cond = While->getCond();
+  } else if (const auto *Do = dyn_cast_or_null<DoStmt>(Loop)) {
+    BodyStmt = Do->getBody();
+  } else if (Loop && G.Function && Loop == G.Function->getBody() &&
+             G.Scope == Loop) {
+    // Straight-line code of the function body: every lane that runs the
+    // function reaches the reduction (lanes that returned are absent, which
+    // the runtime tolerates). No flag.
+    Plan.Body = G.Scope;
+    Plan.Holder = G.Last;
+    Plan.UniformTrips = true;
+    QualType KT = First.Key->getType();
+    Plan.KeyType = KT->isDependentType()
+                       ? "long long"
+                       : KT.getCanonicalType().getUnqualifiedType().getAsString(
+                             Ctx.getPrintingPolicy());
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (size_t I : G.Sites) {
+      if (!Sites[I].Channel)
+        continue;
+      llvm::SmallVector<const VarDecl *, 4> BoundVars;
+      collectVars(Sites[I].Channel->Upper, BoundVars);
+      collectVars(Sites[I].Channel->Lower, BoundVars);
+      for (const VarDecl *V : BoundVars)
+        if (V->isLocalVarDecl())
+          return Reason::NotVisibleAtBatch;
+    }
+    return Reason::None;
+  }
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(BodyStmt);
+  if (!Body)
+    return Reason::NotInLoop;
+  Plan.Loop = Loop;
+  Plan.Body = Body;
+
+  // Where the group sits in the body: directly, or in the block of an if.
+  if (G.Scope == Body) {
+    Plan.Holder = G.Last;
+  } else {
+    const auto *If = dyn_cast_or_null<IfStmt>(U.parentOf(G.Scope));
+    if (!If || If->getThen() != G.Scope || If->getElse() || If->getInit() ||
+        If->getConditionVariable() || U.parentOf(If) != Body)
+      return Reason::NotInLoop;
+    Plan.Holder = If;
+    Plan.GroupUnderIf = true;
+  }
+  llvm::ArrayRef<Stmt *> Stmts(Body->body_begin(), Body->body_end());
+  size_t H = llvm::find(Stmts, Plan.Holder) - Stmts.begin();
+  if (H == Stmts.size())
+    return Reason::NotInLoop;
+
+  // Exits of the iteration.
+  ExitScan Exits;
+  for (const Stmt *S : Stmts)
+    scanExits(S, false, false, Exits);
+  if (Exits.Why != Reason::None)
+    return Exits.Why;
+  std::vector<size_t> ContinueHolders;
+  for (const ContinueStmt *C : Exits.Continues) {
+    size_t K = 0;
+    for (; K < Stmts.size(); ++K) {
+      const Stmt *P = C;
+      while (P && P != Stmts[K])
+        P = U.parentOf(P);
+      if (P)
+        break;
+    }
+    if (K > H)
+      continue; // after the reduction: stays a continue under the guard
+    if (K == H || !convertible(C, Stmts[K], U))
+      return Reason::UnconvertibleContinue;
+    Plan.Continues.push_back(C);
+    if (ContinueHolders.empty() || ContinueHolders.back() != K)
+      ContinueHolders.push_back(K);
+  }
+
+  // Lane-dependent loop-condition terms that never change in the loop.
+  if (Plan.Cond) {
+    std::vector<const Expr *> Terms;
+    flattenAnd(Plan.Cond, Terms);
+    bool AfterRemoved = false;
+    for (const Expr *T : Terms) {
+      if (AfterRemoved && (!readsNoMemory(T) || writesSomething(T)))
+        return Reason::LoopTermNotConvertible;
+      if (U.isUniform(T)) {
+        Plan.KeptTerms.push_back(T);
+        continue;
+      }
+      llvm::SmallVector<const VarDecl *, 4> Vars;
+      collectVars(T, Vars);
+      bool Invariant = !writesSomething(T) && readsNoMemory(T);
+      for (const VarDecl *V : Vars)
+        if (findWrite(Loop, V, /*Through=*/true))
+          Invariant = false;
+      if (!Invariant) {
+        // Stays in the condition: lanes may run different iterations.
+        Plan.KeptTerms.push_back(T);
+        continue;
+      }
+      Plan.RemovedTerms.push_back(T);
+      AfterRemoved = true;
+    }
+    if (!Plan.RemovedTerms.empty()) {
+      if (Plan.KeptTerms.empty())
+        return Reason::LoopTermNotConvertible;
+      // Lanes whose term is false now run the loop's increment too.
+      if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+        llvm::SmallVector<const VarDecl *, 4> IncVars;
+        collectVars(For->getInc(), IncVars);
+        const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+        for (const VarDecl *V : IncVars) {
+          bool Scoped = Init && llvm::is_contained(Init->decls(), V);
+          if (!Scoped && findWrite(For->getInc(), V, /*Through=*/true))
+            return Reason::LoopTermNotConvertible;
+        }
+        if (!readsNoMemory(For->getInc()))
+          return Reason::LoopTermNotConvertible;
+      }
+      for (const Expr *T : Plan.RemovedTerms)
+        U.assumeRemoved(T);
+    }
+  }
+
+  // Every lane of the warp runs the same iterations of this loop.
+  Plan.UniformTrips = U.controlIsUniform(Loop);
+  for (const Expr *T : Plan.KeptTerms)
+    Plan.UniformTrips = Plan.UniformTrips && U.isUniform(T);
+  if (!Plan.UniformTrips)
+    Plan.TripReason = Reason::TripCountVaries;
+
+  // The live flag and the guards.
+  std::string Init;
+  for (const Expr *T : Plan.RemovedTerms) {
+    std::string Text = sourceText(T, Ctx);
+    if (Text.empty())
+      return Reason::MacroExpansion;
+    Init += (Init.empty() ? "(" : " && (") + Text + ")";
+  }
+  Plan.GuardFromStart = !Plan.RemovedTerms.empty();
+  for (size_t K : ContinueHolders)
+    Plan.GuardAfter.push_back(Stmts[K]);
+  if (Init.empty() && !Plan.Continues.empty())
+    Init = "true";
+  Plan.LiveInit = Init;
+  size_t GuardBegin = Stmts.size();
+  if (Plan.GuardFromStart)
+    GuardBegin = 0;
+  else if (!ContinueHolders.empty())
+    GuardBegin = ContinueHolders.front() + 1;
+  Plan.GuardTrailing = !Init.empty() && H + 1 < Stmts.size();
+
+  // Nothing in the guarded statements may synchronise lanes.
+  for (size_t I = GuardBegin; I < Stmts.size(); ++I) {
+    if (I > H && !Plan.GuardTrailing)
+      break;
+    if (mayBeCollective(Stmts[I]))
+      return Reason::CollectiveInRegion;
+  }
+
+  // The batch (and its trip counts) is declared at the body's start.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (size_t I : G.Sites) {
+    if (!Sites[I].Channel)
+      continue;
+    llvm::SmallVector<const VarDecl *, 4> BoundVars;
+    collectVars(Sites[I].Channel->Upper, BoundVars);
+    collectVars(Sites[I].Channel->Lower, BoundVars);
+    for (const VarDecl *V : BoundVars)
+      if (V->isLocalVarDecl() &&
+          !SM.isBeforeInTranslationUnit(V->getLocation(), Body->getLBracLoc()))
+        return Reason::NotVisibleAtBatch;
+  }
+
+  // A group under an if: the statements after it in the if's block run
+  // before the reduction now.
+  if (Plan.GroupUnderIf) {
+    llvm::SmallVector<const Stmt *, 8> After;
+    bool Seen = false;
+    for (const Stmt *S : G.Scope->body()) {
+      if (Seen)
+        After.push_back(S);
+      Seen = Seen || S == G.Last;
+    }
+    if (Reason R = checkStatementsBetween(Sites, G, After); R != Reason::None)
+      return R;
+  }
+
+  // Declarations that statements after the reduction use.
+  if (Plan.GuardTrailing) {
+    llvm::DenseSet<const VarDecl *> Used;
+    for (size_t I = GuardBegin; I <= H; ++I) {
+      const auto *DS = dyn_cast<DeclStmt>(Stmts[I]);
+      if (!DS)
+        continue;
+      llvm::DenseSet<const VarDecl *> Declared;
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Declared.insert(V);
+      bool Needed = false;
+      for (size_t J = H + 1; J < Stmts.size() && !Needed; ++J)
+        Needed = refersToAny(Stmts[J], Declared);
+      if (!Needed)
+        continue;
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || !hoistable(V))
+          return Reason::HoistImpossible;
+      }
+      if (DS->getBeginLoc().isMacroID())
+        return Reason::MacroExpansion;
+      Plan.Hoisted.push_back(DS);
+    }
+  }
+
+  QualType KT = First.Key->getType();
+  Plan.KeyType = KT->isDependentType()
+                     ? "long long"
+                     : KT.getCanonicalType().getUnqualifiedType().getAsString(
+                           Ctx.getPrintingPolicy());
+  return Reason::None;
+}
+
+} // namespace distwar
