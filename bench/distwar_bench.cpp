@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -32,6 +33,8 @@ using namespace dwk;
 namespace {
 
 constexpr int kMaxThreshold = 33; // distwar::kNeverReduce
+// Below this floor speedup the plain-to-floor gap is noise: no share of it.
+constexpr double kMinFloorSpeedup = 1.02;
 
 // A buffer the backward writes (the autotuner saves and restores them).
 struct Output {
@@ -221,6 +224,24 @@ void timeInterleaved(std::vector<Run> &runs, int reps, Timer &timer,
     }
 }
 
+// A number, or null where it is not defined (NaN).
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// A share in percent, "n/a" where it is not defined.
+std::string percent(double share) {
+  if (!std::isfinite(share))
+    return "  n/a ";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%5.1f%%", 100 * share);
+  return buf;
+}
+
 std::string jsonString(const std::string &s) {
   std::string out = "\"";
   for (char c : s) {
@@ -353,8 +374,11 @@ int main(int argc, char **argv) {
     });
     const double t_plain = runs[0].median();
     const double t_floor = floor ? runs[1].median() : 0;
+    // The share of the gap is undefined where the floor is not measurably
+    // faster than plain (a workload whose floor output equals plain).
+    const bool has_gap = floor && t_plain > kMinFloorSpeedup * t_floor;
     auto gap = [&](double t) {
-      return t_plain > t_floor ? (t_plain - t) / (t_plain - t_floor) : 0.0;
+      return has_gap ? (t_plain - t) / (t_plain - t_floor) : std::nan("");
     };
 
     // Best threshold per tunable variant.
@@ -416,18 +440,18 @@ int main(int argc, char **argv) {
                 e2e[0].median() / e2e_best);
     std::printf("  %s\n", c->details.c_str());
     for (size_t k = 0; k < tunable.size(); ++k) {
-      std::printf("  %-16s %5.2fx (%2d) %5.1f%% %5.2fx |", tunable[k]->name,
+      std::printf("  %-16s %5.2fx (%2d) %s %5.2fx |", tunable[k]->name,
                   t_plain / best[k].ms, best[k].threshold,
-                  100 * gap(best[k].ms), t_plain / best[k].ms_thr0);
+                  percent(gap(best[k].ms)).c_str(), t_plain / best[k].ms_thr0);
 #if defined(DWK_HAVE_RUNTIME)
       if (const Run *tr = best[k].tuned) {
         const distwar::TunerStats st = tr->tuner->stats();
         const double ms = tr->median();
         const double direct =
             st.threshold >= 0 ? best[k].per_threshold[st.threshold] : 0;
-        std::printf(" %5.2fx (%2d) %5.1f%%           | %.2f ms, %+.1f%%",
-                    t_plain / ms, st.threshold, 100 * gap(ms), st.overheadMs,
-                    direct > 0 ? 100 * (ms / direct - 1) : 0.0);
+        std::printf(" %5.2fx (%2d) %s           | %.2f ms, %+.1f%%",
+                    t_plain / ms, st.threshold, percent(gap(ms)).c_str(),
+                    st.overheadMs, direct > 0 ? 100 * (ms / direct - 1) : 0.0);
       } else
 #endif
         std::printf(" %-31s |", tunable[k]->handWritten()
@@ -455,7 +479,7 @@ int main(int argc, char **argv) {
            << ", \"best_threshold\": " << best[k].threshold
            << ", \"best_ms\": " << best[k].ms
            << ", \"best_speedup\": " << t_plain / best[k].ms
-           << ", \"best_gap_closed\": " << gap(best[k].ms)
+           << ", \"best_gap_closed\": " << jsonNumber(gap(best[k].ms))
            << ", \"threshold_ms\": [";
       for (int t = 0; t <= kMaxThreshold; ++t)
         json << (t ? ", " : "") << best[k].per_threshold[t];
@@ -464,7 +488,7 @@ int main(int argc, char **argv) {
         json << (t ? ", " : "") << t_plain / best[k].per_threshold[t];
       json << "], \"threshold_gap_closed\": [";
       for (int t = 0; t <= kMaxThreshold; ++t)
-        json << (t ? ", " : "") << gap(best[k].per_threshold[t]);
+        json << (t ? ", " : "") << jsonNumber(gap(best[k].per_threshold[t]));
       json << "]";
 #if defined(DWK_HAVE_RUNTIME)
       if (const Run *tr = best[k].tuned) {
@@ -475,7 +499,7 @@ int main(int argc, char **argv) {
         const double ms = tr->median();
         json << ",\n         \"autotuned\": {\"threshold\": " << st.threshold
              << ", \"ms\": " << ms << ", \"speedup\": " << t_plain / ms
-             << ", \"gap_closed\": " << gap(ms)
+             << ", \"gap_closed\": " << jsonNumber(gap(ms))
              << ", \"direct_ms_at_threshold\": "
              << (st.threshold >= 0 ? best[k].per_threshold[st.threshold] : 0)
              << ", \"calls\": " << st.calls << ", \"tunings\": " << st.tunings
