@@ -1,0 +1,147 @@
+// Divergence converted to an active flag: every lane of the warp reaches the
+// butterfly; statements keep their per-lane behaviour under the flag.
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: grep -v '^ *//' %t.cu | %FileCheck %s
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
+// RUN: %FileCheck %s --check-prefix=SITES < %t.txt
+// RUN: test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '')
+// RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+
+// Continues in nested ifs; a declaration used after the reduction is hoisted;
+// the statements after the reduction run under the flag again.
+__global__ void continues(float *ga, float *gb, float *out, const float *x,
+                          int n, int m) {
+  __shared__ int ids[256];
+  __syncthreads();
+  ids[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  float acc = 0.f;
+  for (int j = 0; j < n; j++) {
+    float a = x[threadIdx.x * n + j];
+    if (a < 0.f) {
+      if (a < -1.f)
+        continue;
+    }
+    const float b = a * 2.f;
+    if (b > m)
+      continue;
+    const int id = ids[j];
+    atomicAdd(&ga[id], a);
+    atomicAdd(&gb[id], b);
+    acc += b;
+  }
+  out[threadIdx.x] = acc;
+}
+// CHECK-LABEL: __global__ void continues(
+// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Batch<float, 2> distwar_batch0; int distwar_key0 = 0; float b;
+// CHECK-NEXT: float a = x[threadIdx.x * n + j];
+// CHECK-NEXT: if (a < 0.f) {
+// CHECK-NEXT: if (a < -1.f)
+// CHECK-NEXT: distwar_active0 = false;
+// CHECK-NEXT: } if (distwar_active0) {
+// CHECK-NEXT: b = a * 2.f;
+// CHECK-NEXT: if (b > m)
+// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK-NEXT: const int id = ids[j];
+// CHECK-NEXT: distwar_batch0.set(0, &ga[id], a);
+// CHECK-NEXT: distwar_batch0.set(1, &gb[id], b); distwar_key0 = id; }} ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 0)); if (distwar_active0) {
+// CHECK-NEXT: acc += b;
+// CHECK-NEXT: } }
+// REPORT: group continues#0: batched (butterfly-uniform) key=id
+
+// The group under a per-lane if: the reduction moves after the if, the flag
+// records that the lane ran the block (the condition is evaluated once).
+__global__ void underIf(float *ga, float *gb, const float *x, int n) {
+  for (int i = 0; i < n; i++) {
+    const float a = x[threadIdx.x * n + i];
+    if (a > 0.f) {
+      atomicAdd(&ga[i], a);
+      atomicAdd(&gb[i], a * a);
+    }
+  }
+}
+// CHECK-LABEL: __global__ void underIf(
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Batch<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: distwar_batch0.set(1, &gb[i], a * a); distwar_key0 = i; distwar_reached0 = true;
+// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 1));
+// REPORT: group underIf#0: batched (butterfly-uniform) key=i
+
+// A lane-dependent loop-condition term that never changes in the loop.
+__global__ void loopTerm(float *g, const float *x, int n, int w) {
+  const bool inside = threadIdx.x < w;
+  unsigned counter = 0;
+  for (int j = 0; inside && j < n; ++j) {
+    counter++;
+    if (x[j] > 1.f)
+      continue;
+    atomicAdd(&g[j], x[j] * counter);
+  }
+}
+// CHECK-LABEL: __global__ void loopTerm(
+// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (inside); ::distwar::Batch<float, 1> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
+// CHECK-NEXT: counter++;
+// CHECK-NEXT: if (x[j] > 1.f)
+// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK-NEXT: distwar_batch0.set(0, &g[j], x[j] * counter); distwar_key0 = j; }} ::distwar::reduceButterflyUniform(
+// REPORT: group loopTerm#0: batched (butterfly-uniform) key=j
+
+// A field under a grid-uniform condition (a nullable output) joins the group;
+// a site under a lane-dependent condition stays a plain atomic.
+__global__ void fields(float *ga, float *gopt, float *gc, const float *x,
+                       int n) {
+  for (int i = 0; i < n; i++) {
+    const float a = x[threadIdx.x * n + i];
+    atomicAdd(&ga[i], a);
+    if (gopt)
+      atomicAdd(&gopt[i], 2.f * a);
+    if (a > 0.5f)
+      atomicAdd(&gc[i], a);
+  }
+}
+// CHECK-LABEL: __global__ void fields(
+// CHECK: distwar_batch0.set(0, &ga[i], a);
+// CHECK-NEXT: if (gopt)
+// CHECK-NEXT: distwar_batch0.set(1, &gopt[i], 2.f * a); distwar_key0 = i; ::distwar::reduceButterflyUniform(
+// CHECK-NEXT: if (a > 0.5f)
+// CHECK-NEXT: atomicAdd(&gc[i], a);
+// SITES: conversions.cu:{{[0-9]+}}:7: unchanged atomicAdd in fields buffer=gc key=i type=float [DW0020 varying-condition
+// REPORT: group fields#0: batched (butterfly-uniform) key=i type=float sites=2
+
+// Straight-line code: the key is a kernel parameter (uniform), no flag.
+__global__ void straight(float *ga, float *gb, int id, float v) {
+  atomicAdd(&ga[id], v);
+  atomicAdd(&gb[id], v);
+}
+// CHECK-LABEL: __global__ void straight(
+// CHECK: distwar_batch0.set(1, &gb[id], v); distwar_key0 = id; ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0,
+// REPORT: group straight#0: batched (butterfly-uniform) key=id
+
+// Keys from a per-lane table: serial (match-any) in auto mode.
+__global__ void perLane(float *ga, float *gb, const int *ids, int k) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 0; i < k; i++) {
+    const int id = ids[pix * k + i];
+    if (id >= 0) {
+      atomicAdd(&ga[id], 1.f);
+      atomicAdd(&gb[id], 2.f);
+    }
+  }
+}
+// CHECK-LABEL: __global__ void perLane(
+// CHECK: ::distwar::reduceSerial(distwar_batch{{[0-9]}}, id,
+// REPORT: group perLane#0: batched (serial; not butterfly: DW0026 key-varies) key=id
+
+// Every lane owns its key: nothing to gain, left alone in auto mode.
+__global__ void perGaussian(float *ga, float *gb, const float *x, int n) {
+  const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.f;
+  for (int p = 0; p < n; ++p)
+    s += x[p];
+  atomicAdd(&ga[idx], s);
+  atomicAdd(&gb[idx], 2.f * s);
+}
+// CHECK-LABEL: __global__ void perGaussian(
+// CHECK: atomicAdd(&ga[idx], s);
+// CHECK-NEXT: atomicAdd(&gb[idx], 2.f * s);
+// REPORT: group perGaussian@{{[0-9]+}}: unchanged key=idx type=float sites=2 [DW0027 distinct-keys
