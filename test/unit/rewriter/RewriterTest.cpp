@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distwar/Rewriter.h"
 #include "distwar/AtomicSites.h"
 #include "distwar/CudaArgs.h"
+#include "distwar/Divergence.h"
 #include "distwar/GroupSafety.h"
 #include "distwar/Grouping.h"
-#include "distwar/Rewriter.h"
+#include "distwar/Uniformity.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "gtest/gtest.h"
@@ -135,3 +137,91 @@ TEST(Rewriter, OwnOutputIsRecognisedByTokens) {
 }
 
 } // namespace
+
+namespace {
+
+/// The key of the first site, classified in its function.
+KeyUniformity classifyFirstKey(Parsed &P) {
+  EXPECT_FALSE(P.Sites.empty());
+  UniformityAnalysis U(P.AST->getASTContext(), P.Sites[0].Function);
+  return U.classifyKey(P.Sites[0].Key);
+}
+
+} // namespace
+
+TEST(Uniformity, SharedReadBetweenBarriersAtUniformIndex) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, const int *ids, int n) {
+      __shared__ int s[256];
+      for (int r = 0; r < n; ++r) {
+        __syncthreads();
+        s[threadIdx.x] = ids[r * 256 + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < 256; ++j)
+          atomicAdd(&g[s[j]], 1.f);
+      }
+    })cu");
+  EXPECT_EQ(classifyFirstKey(P), KeyUniformity::Uniform);
+}
+
+TEST(Uniformity, SharedReadWithoutSecondBarrierIsOnlyLikely) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, const int *ids, int n) {
+      __shared__ int s[256];
+      for (int r = 0; r < n; ++r) {
+        __syncthreads();
+        s[threadIdx.x] = ids[r * 256 + threadIdx.x];
+        for (int j = 0; j < 256; ++j)
+          atomicAdd(&g[s[j]], 1.f);
+      }
+    })cu");
+  EXPECT_EQ(classifyFirstKey(P), KeyUniformity::LikelyUniform);
+}
+
+TEST(Uniformity, ThreadIndexAndPerLaneLoads) {
+  Parsed Distinct = parse(R"cu(
+    __global__ void k(float *g) {
+      const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+      atomicAdd(&g[idx], 1.f);
+    })cu");
+  EXPECT_EQ(classifyFirstKey(Distinct), KeyUniformity::Distinct);
+  Parsed Varying = parse(R"cu(
+    __global__ void k(float *g, const int *__restrict__ ids) {
+      const int id = ids[threadIdx.x];
+      atomicAdd(&g[id], 1.f);
+    })cu");
+  EXPECT_EQ(classifyFirstKey(Varying), KeyUniformity::Varying);
+  // A counter written under a lane-dependent condition is not uniform.
+  Parsed Counter = parse(R"cu(
+    __global__ void k(float *g, int n) {
+      int c = 0;
+      for (int i = 0; i < n; ++i)
+        if (threadIdx.x > i)
+          c++;
+      atomicAdd(&g[c], 1.f);
+    })cu");
+  EXPECT_EQ(classifyFirstKey(Counter), KeyUniformity::Varying);
+}
+
+TEST(Divergence, ContinuesAndLoopTermBecomeOneFlag) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, const float *x, int n, int w) {
+      const bool done = threadIdx.x >= w;
+      for (int j = 0; !done && j < n; ++j) {
+        if (x[j] > 0.f)
+          continue;
+        atomicAdd(&g[j], x[j]);
+      }
+    })cu");
+  ASSERT_EQ(P.Groups.size(), 1u);
+  UniformityAnalysis U(P.AST->getASTContext(), P.Groups[0].Function);
+  FlagPlan Plan;
+  EXPECT_EQ(
+      planActiveFlag(P.AST->getASTContext(), P.Sites, P.Groups[0], U, Plan),
+      Reason::None);
+  EXPECT_EQ(Plan.LiveInit, "(!done)");
+  EXPECT_EQ(Plan.Continues.size(), 1u);
+  EXPECT_TRUE(Plan.GuardFromStart);
+  EXPECT_TRUE(Plan.UniformTrips);
+  EXPECT_EQ(U.classifyKey(P.Sites[0].Key), KeyUniformity::Uniform);
+}
