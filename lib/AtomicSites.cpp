@@ -16,13 +16,14 @@ namespace distwar {
 
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceRange R = E->getSourceRange();
-  if (R.getBegin().isMacroID() || R.getEnd().isMacroID() ||
-      !SM.isWrittenInMainFile(R.getBegin()))
+  // A whole macro argument or a whole invocation maps back to its text in
+  // the file; a part of a macro body does not.
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid() || !SM.isWrittenInMainFile(R.getBegin()))
     return "";
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
-                              Ctx.getLangOpts())
-      .str();
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
 }
 
 bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
@@ -180,6 +181,27 @@ bool refersTo(const Expr *E, const VarDecl *V) {
   return DRE && DRE->getDecl() == V;
 }
 
+/// True when \p S assigns or increments `v.field` (or takes its address).
+bool writesMember(const Stmt *S, const VarDecl *V, const FieldDecl *Field) {
+  if (!S)
+    return false;
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+           UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+    Target = UO->getSubExpr();
+  if (const auto *ME = Target
+                           ? dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts())
+                           : nullptr)
+    if (ME->getMemberDecl() == Field && refersTo(ME->getBase(), V))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (writesMember(Child, V, Field))
+      return true;
+  return false;
+}
+
 /// Matches `for (ch = L; ch < U; ++ch)` with compile-time L and U and a body
 /// that neither leaves the loop nor writes ch.
 std::optional<ChannelLoop>
@@ -299,9 +321,10 @@ private:
       Site.Why = Use;
     else if (!TypeOk)
       Site.Why = Reason::UnsupportedType;
-    else if (Call->getBeginLoc().isMacroID() ||
-             Call->getArg(0)->getBeginLoc().isMacroID() ||
-             Call->getArg(0)->getEndLoc().isMacroID())
+    else if (Site.Why == Reason::None &&
+             (Call->getBeginLoc().isMacroID() ||
+              Call->getArg(0)->getBeginLoc().isMacroID() ||
+              Call->getArg(0)->getEndLoc().isMacroID()))
       Site.Why = Reason::MacroExpansion;
     Sites.push_back(std::move(Site));
   }
@@ -316,7 +339,16 @@ private:
         UO && UO->getOpcode() == UO_AddrOf) {
       const Expr *Sub = UO->getSubExpr()->IgnoreParens();
       while (true) {
-        if (const auto *ME = dyn_cast<MemberExpr>(Sub); ME && !ME->isArrow()) {
+        const auto *ME = dyn_cast<MemberExpr>(Sub);
+        // `(&x)->f` is `x.f`: macros taking a pointer write it that way.
+        const auto *ArrowOfAddr =
+            ME && ME->isArrow()
+                ? dyn_cast<UnaryOperator>(ME->getBase()->IgnoreParenImpCasts())
+                : nullptr;
+        if (ArrowOfAddr && ArrowOfAddr->getOpcode() == UO_AddrOf) {
+          Member = "." + ME->getMemberNameInfo().getAsString() + Member;
+          Sub = ArrowOfAddr->getSubExpr()->IgnoreParens();
+        } else if (ME && !ME->isArrow()) {
           Member = "." + ME->getMemberNameInfo().getAsString() + Member;
           Sub = ME->getBase()->IgnoreParenImpCasts();
         } else if (const auto *DME = dyn_cast<CXXDependentScopeMemberExpr>(Sub);
@@ -357,7 +389,13 @@ private:
       Site.Why = Reason::AddressNotDecomposed;
       return;
     }
-    const auto *BaseRef = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+    const Expr *BaseExpr = Base->IgnoreParenImpCasts();
+    // `p.grad[key]`: a pointer member of a struct variable.
+    const FieldDecl *Field = nullptr;
+    if (const auto *ME = dyn_cast<MemberExpr>(BaseExpr); ME && !ME->isArrow())
+      if ((Field = dyn_cast<FieldDecl>(ME->getMemberDecl())))
+        BaseExpr = ME->getBase()->IgnoreParenImpCasts();
+    const auto *BaseRef = dyn_cast<DeclRefExpr>(BaseExpr);
     const auto *Buffer =
         BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
     if (!Buffer) {
@@ -365,6 +403,7 @@ private:
       return;
     }
     Site.Buffer = Buffer;
+    Site.BufferField = Field;
     decomposeIndex(Site, IndexTerms, Member);
     if (Site.TypeText.empty() && Member.empty()) {
       // A dependent address: the buffer's declared type still names T.
@@ -382,7 +421,7 @@ private:
     }
     if (Site.Why != Reason::None)
       return;
-    if (!isUniformBuffer(Buffer))
+    if (!isUniformBuffer(Buffer, Field))
       Site.Why = Reason::BufferNotUniform;
     else if (!isIntegralKey(Site.Key, Ctx))
       Site.Why = Reason::KeyNotIntegral;
@@ -479,13 +518,23 @@ private:
 
   /// Same pointer in every lane: an unmodified parameter of this function,
   /// or a namespace-scope variable.
-  bool isUniformBuffer(const VarDecl *V) {
+  bool isUniformBuffer(const VarDecl *V, const FieldDecl *Field) {
     QualType T = V->getType();
-    if (!T->isPointerType() && !T->isArrayType() && !T->isDependentType())
+    if (Field) {
+      // A struct held by value: no other lane or store can change it, unless
+      // the function writes it.
+      if (T->isReferenceType() || T->isPointerType() ||
+          !Field->getType()->isPointerType())
+        return false;
+    } else if (!T->isPointerType() && !T->isArrayType() &&
+               !T->isDependentType()) {
       return false;
+    }
     if (const auto *P = dyn_cast<ParmVarDecl>(V))
       return P->getDeclContext() == Function &&
-             !findWrite(Function->getBody(), V, /*Through=*/false);
+             !findWrite(Function->getBody(), V, /*Through=*/false) &&
+             (!Field || T.isConstQualified() ||
+              !writesMember(Function->getBody(), V, Field));
     return V->hasGlobalStorage() && !V->isLocalVarDecl() &&
            !V->isStaticDataMember();
   }

@@ -1,6 +1,7 @@
 //===- EditPlanner.cpp - text edits for decided groups --------------------===//
 
 #include "distwar/EditPlanner.h"
+#include "distwar/MacroSites.h"
 #include "distwar/VariantChoice.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -68,21 +69,32 @@ public:
   /// Why \p G cannot be edited, or None.
   Reason vet(const SiteGroup &G) {
     auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
-    if (!IsFile(G.First->getBeginLoc()) || !IsFile(G.Last->getEndLoc()))
+    if (statementBegin(G.First).isInvalid() ||
+        afterStatement(G.Last).isInvalid())
       return Reason::MacroExpansion;
     for (size_t I : G.Sites) {
       const CallExpr *Call = Sites[I].Call;
-      if (!IsFile(Call->getCallee()->getBeginLoc()) ||
-          !IsFile(Call->getCallee()->getEndLoc()) ||
-          !IsFile(Call->getArg(0)->getBeginLoc()) ||
-          !IsFile(Call->getRParenLoc()))
+      if (Sites[I].Invocation) {
+        // The invocation is replaced whole: its other batchable atomics
+        // must be in this group.
+        for (const AtomicSite &Other : Sites)
+          if (Other.Invocation == Sites[I].Invocation &&
+              Other.Why == Reason::None &&
+              !llvm::any_of(G.Sites,
+                            [&](size_t J) { return &Sites[J] == &Other; }))
+            return Reason::MacroSplit;
+      } else if (!IsFile(Call->getCallee()->getBeginLoc()) ||
+                 !IsFile(Call->getCallee()->getEndLoc()) ||
+                 firstArgBegin(Call).isInvalid() ||
+                 !IsFile(Call->getRParenLoc())) {
         return Reason::MacroExpansion;
+      }
       if (Sites[I].Channel && !IsFile(Sites[I].Channel->Loop->getBeginLoc()))
         return Reason::MacroExpansion;
     }
     if (Sites[G.Sites.front()].KeyText.empty())
       return Reason::MacroExpansion;
-    if (spansConditional(G.First->getBeginLoc(), afterStatement(G.Last)))
+    if (spansConditional(statementBegin(G.First), afterStatement(G.Last)))
       return Reason::PreprocessorConditional;
     return Reason::None;
   }
@@ -143,10 +155,15 @@ public:
         Slot = joinSum(ChannelTerms, Constant++, true);
       }
       Out.SlotTexts[I] = Slot;
+      if (S.Invocation)
+        continue;
       const Expr *Callee = S.Call->getCallee();
       replaceTokens(Callee->getBeginLoc(), Callee->getEndLoc(), Batch + ".set");
-      add(S.Call->getArg(0)->getBeginLoc(), 0, Slot + ", ", RankSlot);
+      add(firstArgBegin(S.Call), 0, Slot + ", ", RankSlot);
     }
+    replaceInvocations(
+        G.Sites, [&](size_t) { return Batch + ".set"; },
+        [&](size_t I) { return Out.SlotTexts[I] + ", "; });
     std::string Size = joinSum(ChannelTerms, Constant, false);
     const AtomicSite &First = Sites[G.Sites.front()];
     SizeTexts.push_back(Size);
@@ -154,7 +171,7 @@ public:
       planButterfly(G, K, TableIndex, Size, *D);
       return;
     }
-    add(G.First->getBeginLoc(), 0,
+    add(statementBegin(G.First), 0,
         "::distwar::Batch<" + First.TypeText + ", " + Size + "> " + Batch +
             "; ",
         RankBatch);
@@ -244,18 +261,27 @@ public:
       add(F.Body->getRBracLoc(), 0, "} ", RankReduce);
   }
 
-  void planFloor(const AtomicSite &S) {
-    const Expr *Callee = S.Call->getCallee();
-    std::string Type = S.TypeText;
-    replaceTokens(Callee->getBeginLoc(), Callee->getEndLoc(),
-                  "::distwar::floorAdd<" + Type + ">");
+  void planFloor(llvm::ArrayRef<size_t> Floored) {
+    auto FloorCallee = [&](size_t I) {
+      return "::distwar::floorAdd<" + Sites[I].TypeText + ">";
+    };
+    for (size_t I : Floored) {
+      const Expr *Callee = Sites[I].Call->getCallee();
+      if (!Sites[I].Invocation)
+        replaceTokens(Callee->getBeginLoc(), Callee->getEndLoc(),
+                      FloorCallee(I));
+    }
+    replaceInvocations(Floored, FloorCallee,
+                       [](size_t) { return std::string(); });
   }
 
   bool floorEditable(const AtomicSite &S) const {
     const Expr *Callee = S.Call->getCallee();
     return S.Callee == "atomicAdd" && S.Why != Reason::UsedResult &&
-           !S.TypeText.empty() && S.TypeText.find('<') == std::string::npos &&
-           Callee->getBeginLoc().isFileID() && Callee->getEndLoc().isFileID();
+           S.Why != Reason::HeaderNotEditable && !S.TypeText.empty() &&
+           S.TypeText.find('<') == std::string::npos &&
+           (S.Invocation || (Callee->getBeginLoc().isFileID() &&
+                             Callee->getEndLoc().isFileID()));
   }
 
   void prologue(llvm::ArrayRef<std::string> SiteNames) {
@@ -321,9 +347,61 @@ private:
     Edits.push_back({B, E - B, std::move(Text), RankSlot});
   }
 
+  /// Each macro invocation holding one of \p Members, replaced whole.
+  void replaceInvocations(llvm::ArrayRef<size_t> Members,
+                          llvm::function_ref<std::string(size_t)> Callee,
+                          llvm::function_ref<std::string(size_t)> Prefix) {
+    std::map<const MacroInvocation *, std::vector<size_t>> ByInvocation;
+    for (size_t I : Members)
+      if (Sites[I].Invocation)
+        ByInvocation[Sites[I].Invocation.get()].push_back(I);
+    for (auto &[Inv, List] : ByInvocation) {
+      unsigned Begin = SM.getFileOffset(Inv->FileRange.getBegin());
+      unsigned End = SM.getFileOffset(Inv->FileRange.getEnd());
+      Edits.push_back({Begin, End - Begin,
+                       rewriteInvocation(*Inv, Sites, List, Callee, Prefix),
+                       RankSlot});
+    }
+  }
+
+  /// Where the first argument starts in the file (it may begin with a
+  /// macro invocation, `atomicAdd(PTR(i), v)`), or invalid.
+  SourceLocation firstArgBegin(const CallExpr *Call) {
+    return Lexer::makeFileCharRange(CharSourceRange::getTokenRange(
+                                        Call->getArg(0)->getSourceRange()),
+                                    SM, Ctx.getLangOpts())
+        .getBegin();
+  }
+
+  /// Where \p S starts in the file: a statement from a macro starts where
+  /// the invocation does, when it is the expansion's first.
+  SourceLocation statementBegin(const Stmt *S) {
+    SourceLocation Begin = S->getBeginLoc();
+    if (const AtomicSite *Site = siteOf(S); Site && Site->Invocation)
+      return Site->Invocation->FileRange.getBegin();
+    SourceLocation MacroBegin;
+    if (Begin.isMacroID() && !Lexer::isAtStartOfMacroExpansion(
+                                 Begin, SM, Ctx.getLangOpts(), &MacroBegin))
+      return SourceLocation();
+    return Begin.isMacroID() ? MacroBegin : Begin;
+  }
+
   /// Just after \p S, including the ';' that ends an expression statement.
+  /// A statement from a macro must end where the invocation does, unless
+  /// the invocation is replaced whole (then its end counts).
   SourceLocation afterStatement(const Stmt *S) {
     SourceLocation End = S->getEndLoc();
+    if (End.isMacroID()) {
+      const AtomicSite *Site = siteOf(S);
+      SourceLocation MacroEnd;
+      if (Site && Site->Invocation)
+        End = SM.getExpansionRange(End).getEnd();
+      else if (Lexer::isAtEndOfMacroExpansion(End, SM, Ctx.getLangOpts(),
+                                              &MacroEnd))
+        End = SM.getExpansionRange(End).getEnd();
+      else
+        return SourceLocation();
+    }
     std::optional<Token> Next =
         Lexer::findNextToken(End, SM, Ctx.getLangOpts());
     if (Next && Next->is(tok::semi) && !isa<CompoundStmt, DeclStmt>(S))
@@ -338,6 +416,18 @@ private:
         "(^|\n)[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)"
         "([^A-Za-z0-9_]|$)");
     return Directive.match(Text);
+  }
+
+  /// The site whose call \p S is (through parentheses and casts), or null.
+  const AtomicSite *siteOf(const Stmt *S) const {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return nullptr;
+    E = E->IgnoreParenCasts();
+    for (const AtomicSite &Site : Sites)
+      if (Site.Call == E)
+        return &Site;
+    return nullptr;
   }
 
   ASTContext &Ctx;
@@ -361,13 +451,12 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   const SourceManager &SM = Ctx.getSourceManager();
 
   if (V == Variant::Floor) {
-    bool Any = false;
-    for (const AtomicSite &S : Sites)
-      if (P.floorEditable(S)) {
-        P.planFloor(S);
-        Any = true;
-      }
-    if (Any)
+    std::vector<size_t> Floored;
+    for (size_t I = 0; I < Sites.size(); ++I)
+      if (P.floorEditable(Sites[I]))
+        Floored.push_back(I);
+    P.planFloor(Floored);
+    if (!Floored.empty())
       P.prologue({});
   } else {
     std::vector<size_t> Accepted;

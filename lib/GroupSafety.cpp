@@ -151,6 +151,18 @@ private:
   void visit(const Stmt *S, bool AddressOfAtomic) {
     if (!S || Found != Reason::None)
       return;
+    // `p.f` where p holds pointer-member buffers: only those members are
+    // destination buffers.
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow())
+      if (const auto *Base =
+              dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (Buffers.contains(dyn_cast<VarDecl>(Base->getDecl())) &&
+            !Fields.empty()) {
+          if (Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())) &&
+              !AddressOfAtomic)
+            fail(Reason::BufferAccessedBetween);
+          return;
+        }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
           VD && Buffers.contains(VD) && !AddressOfAtomic)
@@ -236,6 +248,10 @@ private:
     return T->isArrayType() || (!T->isPointerType() && !T->isDependentType());
   }
 
+public:
+  llvm::DenseSet<const FieldDecl *> Fields;
+
+private:
   llvm::DenseSet<const VarDecl *> Buffers;
   llvm::DenseSet<const CallExpr *> CommutingAtomics;
   Reason Found = Reason::None;
@@ -414,6 +430,9 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
 
   RegionChecker Checker(Sites, std::move(Buffers));
+  for (size_t I : G.Sites)
+    if (Sites[I].BufferField)
+      Checker.Fields.insert(Sites[I].BufferField);
   for (const Stmt *S : regionOf(G))
     if (Reason R = Checker.check(S); R != Reason::None)
       return R;

@@ -4,10 +4,9 @@
 #include "distwar/AtomicSites.h"
 #include "distwar/GroupSafety.h"
 #include "distwar/Grouping.h"
+#include "distwar/MacroSites.h"
+#include "distwar/ParsedFile.h"
 #include "distwar/VariantChoice.h"
-#include "clang/Basic/DiagnosticOptions.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 
@@ -112,62 +111,63 @@ llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
               const std::vector<std::string> &FrontEndArgs, Variant V) {
   bool Rewritten = looksRewritten(Code);
-  std::string DiagText;
-  llvm::raw_string_ostream DiagOS(DiagText);
-  DiagnosticOptions DiagOpts;
-  TextDiagnosticPrinter Printer(DiagOS, DiagOpts);
   std::vector<std::string> Args = FrontEndArgs;
   Args.push_back("-w"); // user warnings are not ours to show
-  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
-      Code, Args, FilePath, "distwar-rewrite",
-      std::make_shared<PCHContainerOperations>(),
-      tooling::getClangStripDependencyFileAdjuster(),
-      tooling::FileContentMappings(), &Printer);
-  bool Failed = !AST || AST->getDiagnostics().hasErrorOccurred();
 
   RewriteResult Result;
   Result.Output = Code.str();
-  if (Rewritten) {
-    // Our own output: report what is there, change nothing, even when the
-    // runtime header is not on the include path.
-    if (!Failed) {
-      std::vector<AtomicSite> Sites = findAtomicSites(AST->getASTContext());
-      for (AtomicSite &S : Sites)
-        S.Why = Reason::AlreadyRewritten;
-      std::vector<SiteGroup> NoGroups;
-      PlannedEdits Nothing;
-      Nothing.SlotTexts.resize(Sites.size());
-      Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V, {});
+  std::string Failure;
+  llvm::Error ParseError = parseFile(FilePath, Code, Args, [&](ParsedFile &P) {
+    Result.FilesRead = P.FilesRead;
+    bool Failed = P.HasErrors;
+    if (Rewritten) {
+      // Our own output: report what is there, change nothing, even when the
+      // runtime header is not on the include path.
+      if (!Failed) {
+        std::vector<AtomicSite> Sites = findAtomicSites(P.Ctx);
+        for (AtomicSite &S : Sites)
+          S.Why = Reason::AlreadyRewritten;
+        std::vector<SiteGroup> NoGroups;
+        PlannedEdits Nothing;
+        Nothing.SlotTexts.resize(Sites.size());
+        Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V, {});
+      }
+      Result.Report.File = FilePath.str();
+      Result.Report.FileReason = Reason::AlreadyRewritten;
+      return;
     }
-    Result.Report.File = FilePath.str();
-    Result.Report.FileReason = Reason::AlreadyRewritten;
-    return Result;
-  }
-  if (Failed) {
-    DiagOS.flush();
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        DiagText.empty() ? "cannot parse " + FilePath.str() : DiagText);
-  }
+    if (Failed) {
+      Failure = P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
+                                         : P.DiagnosticText;
+      return;
+    }
 
-  ASTContext &Ctx = AST->getASTContext();
-  std::vector<AtomicSite> Sites = findAtomicSites(Ctx);
-  std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
-  std::vector<VariantDecision> Decisions;
-  if (V != Variant::Floor)
-    Decisions = chooseVariants(Ctx, Sites, Groups, V);
-  PlannedEdits Plan = planEdits(Ctx, Sites, Groups, V, FilePath,
-                                V == Variant::Floor ? nullptr : &Decisions);
-  if (!Plan.Error.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   FilePath +
-                                       ": internal error: " + Plan.Error);
-  llvm::Expected<std::string> Output =
-      tooling::applyAllReplacements(Code, Plan.Edits);
-  if (!Output)
-    return Output.takeError();
-  Result.Output = std::move(*Output);
-  Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
+    ASTContext &Ctx = P.Ctx;
+    std::vector<AtomicSite> Sites = findAtomicSites(Ctx);
+    resolveMacroSites(Ctx, P.Tokens, Sites);
+    std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
+    std::vector<VariantDecision> Decisions;
+    if (V != Variant::Floor)
+      Decisions = chooseVariants(Ctx, Sites, Groups, V);
+    PlannedEdits Plan = planEdits(Ctx, Sites, Groups, V, FilePath,
+                                  V == Variant::Floor ? nullptr : &Decisions);
+    if (!Plan.Error.empty()) {
+      Failure = FilePath.str() + ": internal error: " + Plan.Error;
+      return;
+    }
+    llvm::Expected<std::string> Output =
+        tooling::applyAllReplacements(Code, Plan.Edits);
+    if (!Output) {
+      Failure = llvm::toString(Output.takeError());
+      return;
+    }
+    Result.Output = std::move(*Output);
+    Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
+  });
+  if (ParseError)
+    return std::move(ParseError);
+  if (!Failure.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Failure);
   return Result;
 }
 

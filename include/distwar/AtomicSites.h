@@ -12,6 +12,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceLocation.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +33,15 @@ struct ChannelLoop {
   bool HasUnrollPragma = false;
 };
 
+/// A macro invocation in the main file whose whole expansion is one or more
+/// atomic statements (MacroSites.h): the tool replaces the invocation text,
+/// never the macro body.
+struct MacroInvocation {
+  clang::CharSourceRange FileRange; ///< the invocation, in the main file
+  std::vector<std::string> Tokens;  ///< its expanded tokens, as text
+  unsigned Newlines = 0;            ///< line breaks inside the invocation
+};
+
 struct AtomicSite {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Function = nullptr;
@@ -42,6 +53,14 @@ struct AtomicSite {
   std::string TypeText;
   /// Null when the address was not decomposed.
   const clang::VarDecl *Buffer = nullptr;
+  /// Set when the buffer is a pointer member of Buffer (`p.grad[key]` with
+  /// `p` a by-value parameter or a namespace-scope variable).
+  const clang::FieldDecl *BufferField = nullptr;
+  /// Set for a site written through a macro: its invocation, and the token
+  /// indices (into Invocation->Tokens) of its callee [CalleeBegin, CalleeEnd)
+  /// and of its first argument's first token.
+  std::shared_ptr<const MacroInvocation> Invocation;
+  unsigned CalleeBegin = 0, CalleeEnd = 0, FirstArgToken = 0;
   const clang::Expr *Key = nullptr;
   std::string KeyText;
   std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"

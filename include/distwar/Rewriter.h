@@ -12,6 +12,8 @@ namespace distwar {
 struct RewriteResult {
   std::string Output; ///< the new text (equal to the input when unchanged)
   FileReport Report;
+  /// Every file the parse read, the main file first (for --depfile).
+  std::vector<std::string> FilesRead;
 };
 
 /// True when \p Code is distwar-rewrite output (its prologue, batches or
