@@ -37,9 +37,9 @@ cmake_policy(VERSION 3.20...3.31)
 
 set(_DISTWAR_REWRITE_HELPER "${CMAKE_CURRENT_LIST_DIR}/DistwarRewriteHelper.cmake")
 option(DISTWAR_REWRITE_DEPFILE
-       "distwar-rewrite writes --depfile: re-run rewrites when included headers change" OFF)
+       "distwar-rewrite writes --depfile: re-run rewrites when included headers change" ON)
 option(DISTWAR_REWRITE_RESPONSE_FILES
-       "distwar-rewrite expands @file among the clang flags after --" OFF)
+       "distwar-rewrite expands @file among the clang flags after --" ON)
 
 # The path of a source relative to `base`, with leading "../" made safe so
 # that every output stays inside its own folder.

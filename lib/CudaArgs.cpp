@@ -2,8 +2,11 @@
 
 #include "distwar/CudaArgs.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
 
 using namespace llvm;
 
@@ -74,7 +77,43 @@ static const StringSet<> &nvccFlagsWithValue() {
                                     "-MF",
                                     "-MT",
                                     "-MQ",
-                                    "-x"};
+                                    "-x",
+                                    "--ptxas-options",
+                                    "--linker-options",
+                                    "-Xlinker",
+                                    "--nvlink-options",
+                                    "-Xarchive",
+                                    "--archive-options",
+                                    "--keep-dir",
+                                    "-keep-dir",
+                                    "-cudart",
+                                    "--cudart",
+                                    "-cudadevrt",
+                                    "--cudadevrt",
+                                    "--split-compile",
+                                    "-split-compile",
+                                    "--machine",
+                                    "-m",
+                                    "--dependency-output",
+                                    "-odir",
+                                    "--output-directory",
+                                    "-arch-ls",
+                                    "--run-args",
+                                    "-ftz",
+                                    "--ftz",
+                                    "-prec-div",
+                                    "--prec-div",
+                                    "-prec-sqrt",
+                                    "--prec-sqrt",
+                                    "-fmad",
+                                    "--fmad",
+                                    "-static-global-template-stub",
+                                    "--static-global-template-stub",
+                                    "--input-drive-prefix",
+                                    "--dependency-drive-prefix",
+                                    "--drive-prefix",
+                                    "-err-no",
+                                    "--display-error-number"};
   return Flags;
 }
 
@@ -98,7 +137,59 @@ static const StringSet<> &nvccFlagsAlone() {
                                     "-MMD",
                                     "-E",
                                     "-G",
-                                    "--device-debug"};
+                                    "--device-debug",
+                                    "--generate-line-info",
+                                    "--device-c",
+                                    "--device-w",
+                                    "-dw",
+                                    "--device-link",
+                                    "-dlink",
+                                    "-dlto",
+                                    "--dlink-time-opt",
+                                    "--compile",
+                                    "--expt-relaxed-constexpr",
+                                    "-expt-relaxed-constexpr",
+                                    "-expt-extended-lambda",
+                                    "-extended-lambda",
+                                    "--restrict",
+                                    "-restrict",
+                                    "--keep",
+                                    "-keep",
+                                    "--resource-usage",
+                                    "-res-usage",
+                                    "--source-in-ptx",
+                                    "-src-in-ptx",
+                                    "--extra-device-vectorization",
+                                    "-extra-device-vectorization",
+                                    "--no-host-device-initializer-list",
+                                    "-nohdinitlist",
+                                    "--no-host-device-move-forward",
+                                    "-nohdmoveforward",
+                                    "--Wno-deprecated-gpu-targets",
+                                    "-Wno-deprecated-gpu-targets",
+                                    "--Wno-deprecated-declarations",
+                                    "--Wreorder",
+                                    "-Wreorder",
+                                    "--Wext-lambda-captures-this",
+                                    "-Wext-lambda-captures-this",
+                                    "--Wdefault-stream-launch",
+                                    "-Wdefault-stream-launch",
+                                    "--Wmissing-launch-bounds",
+                                    "-Wmissing-launch-bounds",
+                                    "--use-local-env",
+                                    "-use-local-env",
+                                    "-noprof",
+                                    "--dont-use-profile",
+                                    "--allow-unsupported-compiler",
+                                    "-allow-unsupported-compiler",
+                                    "--list-gpu-arch",
+                                    "--list-gpu-code",
+                                    "--verbose",
+                                    "--dryrun",
+                                    "-dryrun",
+                                    "--keep-device-functions",
+                                    "-keep-device-functions",
+                                    "-fsyntax-only"};
   return Flags;
 }
 
@@ -114,12 +205,105 @@ static std::string archFrom(StringRef Value) {
   return Digits.empty() ? "" : "sm_" + Digits.str();
 }
 
-std::vector<std::string> stripCompileCommand(ArrayRef<std::string> Command,
-                                             StringRef File,
-                                             std::string &GpuArch) {
+// nvcc's -Werror takes a kind; a plain -Werror (clang's) stays.
+static bool isNvccWarningKind(StringRef V) {
+  return V == "all-warnings" || V == "cross-execution-space-call" ||
+         V == "reorder" || V == "default-stream-launch" ||
+         V == "missing-launch-bounds" || V == "ext-lambda-captures-this" ||
+         V == "deprecated-declarations";
+}
+
+/// Splices the contents of nvcc options files (--options-file F, -optf F)
+/// and @files into \p Args, relative to \p Directory.
+static llvm::Error expandFlagFiles(std::vector<std::string> &Args,
+                                   StringRef Directory) {
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    bool Changed = false;
+    std::vector<std::string> Out;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef Arg = Args[I];
+      std::string Path;
+      if ((Arg == "--options-file" || Arg == "-optf") && I + 1 < Args.size())
+        Path = Args[++I];
+      else if (Arg.starts_with("--options-file=") || Arg.starts_with("-optf="))
+        Path = Arg.split('=').second.str();
+      else if (Arg.starts_with("@") && Arg.size() > 1)
+        Path = Arg.drop_front().str();
+      if (Path.empty()) {
+        Out.push_back(Args[I]);
+        continue;
+      }
+      // nvcc allows a comma-separated list of options files.
+      SmallVector<StringRef, 2> Paths;
+      StringRef(Path).split(Paths, ',', -1, false);
+      if (Arg.starts_with("@"))
+        Paths = {StringRef(Path)};
+      for (StringRef P : Paths) {
+        SmallString<256> Full(P);
+        if (!Directory.empty() && sys::path::is_relative(Full)) {
+          Full = Directory;
+          sys::path::append(Full, P);
+        }
+        auto Buffer = MemoryBuffer::getFile(Full, /*IsText=*/true);
+        if (!Buffer)
+          return createStringError(
+              Buffer.getError(), "cannot read options file '%s': %s",
+              Full.c_str(), Buffer.getError().message().c_str());
+        BumpPtrAllocator Alloc;
+        StringSaver Saver(Alloc);
+        SmallVector<const char *, 32> Tokens;
+        cl::TokenizeGNUCommandLine((*Buffer)->getBuffer(), Saver, Tokens);
+        for (const char *T : Tokens)
+          Out.push_back(T);
+      }
+      Changed = true;
+    }
+    Args = std::move(Out);
+    if (!Changed)
+      return Error::success();
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "options files nest more than 16 deep");
+}
+
+Expected<std::vector<std::string>>
+stripCompileCommand(ArrayRef<std::string> RawCommand, StringRef File,
+                    std::string &GpuArch, StringRef Directory) {
+  std::vector<std::string> Command(RawCommand.begin(), RawCommand.end());
+  if (Error E = expandFlagFiles(Command, Directory))
+    return std::move(E);
   std::vector<std::string> Out;
   for (size_t I = Command.empty() ? 0 : 1; I < Command.size(); ++I) {
     StringRef Arg = Command[I];
+    if (Arg.starts_with("-isystem=") || Arg.starts_with("-I=")) {
+      // CMake writes nvcc's "-isystem=DIR".
+      Out.push_back(Arg.split('=').first.str());
+      Out.push_back(Arg.split('=').second.str());
+      continue;
+    }
+    if (Arg == "-Werror" || Arg == "--Werror") {
+      if (I + 1 < Command.size() && isNvccWarningKind(Command[I + 1]))
+        ++I;
+      else if (Arg == "-Werror")
+        Out.push_back(Arg.str());
+      continue;
+    }
+    if ((Arg.starts_with("-Werror=") || Arg.starts_with("--Werror=")) &&
+        isNvccWarningKind(Arg.split('=').second.split(',').first))
+      continue;
+    if (Arg == "--use_fast_math" || Arg == "-use_fast_math") {
+      // What nvcc defines for it; the math is not ours to change.
+      Out.push_back("-D__USE_FAST_MATH__");
+      continue;
+    }
+    if (Arg == "--std" && I + 1 < Command.size()) {
+      Out.push_back("-std=" + Command[++I]);
+      continue;
+    }
+    if (Arg.starts_with("--std=")) {
+      Out.push_back(Arg.drop_front(1).str());
+      continue;
+    }
     if (Arg == File || sys::path::filename(Arg) == sys::path::filename(File))
       continue;
     if (Arg == "-o" || Arg == "-arch" || Arg == "--gpu-architecture") {

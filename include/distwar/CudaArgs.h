@@ -39,11 +39,14 @@ llvm::Expected<std::string> findCudaPath(llvm::StringRef Explicit,
 std::string cudaCcclIncludeDir(llvm::StringRef CudaPath);
 
 /// Removes what is not a front-end flag of this file's compile: the compiler
-/// name, the input \p File, -c, -o X, and nvcc-only flags. Takes the GPU arch
-/// from -arch/--gpu-architecture/-gencode when present (into \p GpuArch).
-std::vector<std::string>
+/// name (nvcc or a host compiler), the input \p File, -c, -o X, and
+/// nvcc-only flags; translates nvcc spellings Clang reads differently
+/// (-isystem=DIR, --std, -Werror KIND); splices in nvcc options files and
+/// @files (relative to \p Directory). Takes the GPU arch from
+/// -arch/--gpu-architecture/-gencode when present (into \p GpuArch).
+llvm::Expected<std::vector<std::string>>
 stripCompileCommand(llvm::ArrayRef<std::string> Command, llvm::StringRef File,
-                    std::string &GpuArch);
+                    std::string &GpuArch, llvm::StringRef Directory = "");
 
 /// The full argument list for a device-only parse (without the input file).
 std::vector<std::string> frontEndArgs(const CudaOptions &Options,

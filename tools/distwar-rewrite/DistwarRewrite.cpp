@@ -9,12 +9,15 @@
 #include "distwar/CudaArgs.h"
 #include "distwar/Rewriter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <cstdlib>
 
 using namespace llvm;
@@ -67,6 +70,16 @@ static cl::opt<bool> NoCudaSdk(
     "no-cuda-sdk",
     cl::desc("Parse without CUDA SDK headers (tests supply declarations)"),
     cl::cat(Category));
+
+static cl::opt<std::string> DepFile(
+    "depfile",
+    cl::desc("Write a make-style depfile: the output (-o, or each input "
+             "with -i or on stdout) depends on every file the parse read"),
+    cl::value_desc("file"), cl::cat(Category));
+static cl::opt<bool>
+    TimeReport("time-report",
+               cl::desc("Print the time each file took to stderr"),
+               cl::cat(Category));
 
 static int fail(const Twine &Message) {
   errs() << "distwar-rewrite: error: " << Message << "\n";
@@ -122,9 +135,49 @@ static Error writeAtomically(StringRef Path, StringRef Data) {
   return Error::success();
 }
 
+/// A make rule target or prerequisite: spaces, '#', '$' and ':' escaped.
+static std::string escapeForMake(StringRef Path) {
+  std::string Out;
+  for (size_t I = 0; I < Path.size(); ++I) {
+    char C = Path[I];
+    if (C == ' ' || C == '#' || C == ':') {
+      // Backslashes before a space are doubled, as GCC does.
+      for (size_t J = I; J > 0 && Path[J - 1] == '\\'; --J)
+        Out += '\\';
+      Out += '\\';
+    } else if (C == '$') {
+      Out += '$';
+    }
+    Out += C;
+  }
+  return Out;
+}
+
+static std::string depFileText(ArrayRef<std::string> Targets,
+                               ArrayRef<std::string> Prerequisites) {
+  std::string Text;
+  for (const std::string &T : Targets)
+    Text += (Text.empty() ? "" : " ") + escapeForMake(T);
+  Text += ":";
+  for (const std::string &P : Prerequisites)
+    Text += " \\\n  " + escapeForMake(P);
+  Text += "\n";
+  return Text;
+}
+
 int main(int argc, const char **argv) {
+  // @file anywhere on the command line, the tool's options and the compiler
+  // flags after "--" alike (GNU quoting, as CMake and GCC write them).
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  SmallVector<const char *, 64> Args(argv, argv + argc);
+  cl::ExpansionContext Expander(Alloc, cl::TokenizeGNUCommandLine);
+  Expander.setRelativeNames(true);
+  if (Error E = Expander.expandResponseFiles(Args))
+    return fail(toString(std::move(E)));
+  int ExpandedArgc = Args.size();
   auto Parsed = clang::tooling::CommonOptionsParser::create(
-      argc, argv, Category, cl::OneOrMore);
+      ExpandedArgc, Args.data(), Category, cl::OneOrMore);
   if (!Parsed) {
     std::string Message = toString(Parsed.takeError());
     StringRef Trimmed = StringRef(Message).trim();
@@ -139,6 +192,8 @@ int main(int argc, const char **argv) {
     return fail("-o takes exactly one input file, got " + Twine(Files.size()));
   if (!OutputFile.empty() && InPlace)
     return fail("-o and -i exclude each other");
+  if (!DepFile.empty() && OutputFile.empty() && !InPlace)
+    return fail("--depfile needs -o or -i (it names the file written)");
   bool WantReport = ReportFormat.getNumOccurrences() > 0;
   if (WantReport && ReportFormat != "" && ReportFormat != "text" &&
       ReportFormat != "json")
@@ -172,7 +227,12 @@ int main(int argc, const char **argv) {
     CudaOptions FileCuda = Cuda;
     if (!Commands.empty()) {
       std::string Arch;
-      UserFlags = stripCompileCommand(Commands.front().CommandLine, Abs, Arch);
+      Expected<std::vector<std::string>> Flags = stripCompileCommand(
+          Commands.front().CommandLine, Abs, Arch, Commands.front().Directory);
+      if (!Flags)
+        return fail("compile command of '" + File +
+                    "': " + toString(Flags.takeError()));
+      UserFlags = std::move(*Flags);
       if (!Arch.empty() && GpuArch.getNumOccurrences() == 0)
         FileCuda.GpuArch = Arch;
       if (!Commands.front().Directory.empty())
@@ -181,9 +241,17 @@ int main(int argc, const char **argv) {
     if (GpuArch.getNumOccurrences())
       FileCuda.GpuArch = GpuArch;
 
+    auto Start = std::chrono::steady_clock::now();
     Expected<RewriteResult> R =
         rewriteSource(Abs, (*Buffer)->getBuffer(),
                       frontEndArgs(FileCuda, UserFlags), VariantOpt);
+    if (TimeReport)
+      errs() << "distwar-rewrite: " << File << ": "
+             << std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count()
+             << " ms (" << (*Buffer)->getBuffer().count('\n')
+             << " lines, parse and rewrite)\n";
     if (!R) {
       errs() << "distwar-rewrite: error: cannot parse '" << File << "':\n"
              << toString(R.takeError());
@@ -206,6 +274,27 @@ int main(int argc, const char **argv) {
     } else {
       outs() << R.Output;
     }
+  }
+  if (!DepFile.empty()) {
+    std::vector<std::string> Targets, Prerequisites;
+    if (!OutputFile.empty()) {
+      SmallString<256> Out(OutputFile);
+      sys::fs::make_absolute(Out);
+      Targets.push_back(std::string(Out));
+    } else {
+      Targets = Paths;
+    }
+    StringSet<> Seen;
+    for (const RewriteResult &R : Results)
+      for (const std::string &F : R.FilesRead) {
+        SmallString<256> Abs(F);
+        sys::fs::make_absolute(Abs);
+        sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+        if (Seen.insert(Abs).second)
+          Prerequisites.push_back(std::string(Abs));
+      }
+    if (Error E = writeAtomically(DepFile, depFileText(Targets, Prerequisites)))
+      return fail(toString(std::move(E)));
   }
   if (WantReport) {
     std::vector<FileReport> Reports;

@@ -1,0 +1,1 @@
+__device__ inline float offset(float v) { return v + 1.f; }
