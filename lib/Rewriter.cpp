@@ -6,6 +6,7 @@
 #include "distwar/Grouping.h"
 #include "distwar/MacroSites.h"
 #include "distwar/ParsedFile.h"
+#include "distwar/ReducedCode.h"
 #include "distwar/VariantChoice.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
@@ -145,6 +146,7 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
     ASTContext &Ctx = P.Ctx;
     std::vector<AtomicSite> Sites = findAtomicSites(Ctx);
     resolveMacroSites(Ctx, P.Tokens, Sites);
+    markAlreadyReduced(Sites);
     std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
     std::vector<VariantDecision> Decisions;
     if (V != Variant::Floor)
