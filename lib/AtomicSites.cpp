@@ -276,9 +276,18 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    SourceLocation Where = SM.getExpansionLoc(FD->getLocation());
+    // Device functions of the user's headers are reported, never edited
+    // (system headers, the SDK's and Clang's, are not the user's).
     if (!FD->doesThisDeclarationHaveABody() || FD->isTemplateInstantiation() ||
-        !SM.isWrittenInMainFile(SM.getExpansionLoc(FD->getLocation())))
+        SM.isInSystemHeader(Where) ||
+        (!SM.isWrittenInMainFile(Where) &&
+         (!SM.getFileEntryRefForID(SM.getFileID(Where)) ||
+          SM.getFileID(Where) == SM.getPreambleFileID() ||
+          SM.isWrittenInBuiltinFile(Where) ||
+          SM.isWrittenInCommandLineFile(Where))))
       return true;
+    InMainFile = SM.isWrittenInMainFile(Where);
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;
     Function = FD;
@@ -326,6 +335,10 @@ private:
               Call->getArg(0)->getBeginLoc().isMacroID() ||
               Call->getArg(0)->getEndLoc().isMacroID()))
       Site.Why = Reason::MacroExpansion;
+    if (!InMainFile) {
+      Site.Why = Reason::HeaderNotEditable;
+      Site.File = SM.getFilename(Loc).str();
+    }
     Sites.push_back(std::move(Site));
   }
 
@@ -545,6 +558,7 @@ private:
   const FunctionDecl *Function = nullptr;
   std::vector<const Stmt *> Stack;
   bool TypeFromBuffer = false;
+  bool InMainFile = true;
 };
 
 } // namespace

@@ -23,8 +23,9 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
     writeReason(OS, F.FileReason);
     OS << "\n";
     for (const SiteRecord &S : F.Sites) {
-      OS << "  " << F.File << ":" << S.Line << ":" << S.Column << ": "
-         << S.Decision << " " << S.Callee << " in " << S.Function;
+      OS << "  " << (S.File.empty() ? F.File : S.File) << ":" << S.Line << ":"
+         << S.Column << ": " << S.Decision << " " << S.Callee << " in "
+         << S.Function;
       if (!S.Buffer.empty())
         OS << " buffer=" << S.Buffer << " key=" << S.Key;
       if (!S.Field.empty())
@@ -78,6 +79,8 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
                            {"field", S.Field},       {"slot", S.Slot},
                            {"type", S.Type},         {"group", S.Group},
                            {"decision", S.Decision}};
+      if (!S.File.empty())
+        O["file"] = S.File;
       addReason(O, S.Why);
       Sites.push_back(std::move(O));
     }

@@ -67,6 +67,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Slot = Plan.SlotTexts[I];
     Rec.Type = S.TypeText;
     Rec.Why = S.Why;
+    Rec.File = S.File;
     Rec.Decision = "unchanged";
     if (V == Variant::Floor && R.Changed && S.Callee == "atomicAdd" &&
         S.Why != Reason::UsedResult)

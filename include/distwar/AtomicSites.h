@@ -48,6 +48,8 @@ struct AtomicSite {
   std::string FunctionName; ///< qualified, without template arguments
   std::string Callee;       ///< atomicAdd, atomicAdd_block, ...
   unsigned Line = 0, Column = 0;
+  /// The included file the site is in; empty for the main file.
+  std::string File;
   /// Element type as it may be spelled in the batch (canonical, or the
   /// template parameter's name when dependent).
   std::string TypeText;

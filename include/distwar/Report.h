@@ -12,6 +12,7 @@ namespace distwar {
 
 struct SiteRecord {
   unsigned Line = 0, Column = 0;
+  std::string File; ///< an included file; empty for the report's file
   std::string Function, Callee, Buffer, Key, Field, Slot, Type;
   std::string Group;    ///< group (site) name, "" when in none
   std::string Decision; ///< "batched", "floor" or "unchanged"
