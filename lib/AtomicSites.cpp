@@ -329,7 +329,11 @@ private:
     else if (Reason Use = resultUse(Call, Site.Ancestors); Use != Reason::None)
       Site.Why = Use;
     else if (!TypeOk)
-      Site.Why = Reason::UnsupportedType;
+      // A type that only an instantiation knows (`V::value_type`, `.x` of a
+      // dependent vector) may differ between instantiations.
+      Site.Why = Call->getArg(0)->getType()->isDependentType()
+                     ? Reason::DependentElementType
+                     : Reason::UnsupportedType;
     else if (Site.Why == Reason::None &&
              (Call->getBeginLoc().isMacroID() ||
               Call->getArg(0)->getBeginLoc().isMacroID() ||
