@@ -300,6 +300,10 @@ public:
   /// Merges insertions that share an offset into one replacement, so the
   /// set is a valid tooling::Replacements.
   llvm::Expected<tooling::Replacements> finish() {
+    if (NotInFile)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "an edit would land inside a macro expansion; nothing written");
     std::map<unsigned, std::vector<const Edit *>> ByOffset;
     for (const Edit &E : Edits)
       ByOffset[E.Offset].push_back(&E);
@@ -327,6 +331,12 @@ public:
 
 private:
   void add(SourceLocation Loc, unsigned Length, std::string Text, Rank R) {
+    // A place inside a macro body has no offset in the file: refuse to
+    // write rather than write at a wrong one.
+    if (Loc.isInvalid() || !Loc.isFileID() || !SM.isWrittenInMainFile(Loc)) {
+      NotInFile = true;
+      return;
+    }
     Edits.push_back({SM.getFileOffset(Loc), Length, std::move(Text), R});
   }
 
@@ -435,6 +445,7 @@ private:
   const std::vector<AtomicSite> &Sites;
   std::string FilePath, Table;
   std::vector<Edit> Edits;
+  bool NotInFile = false;
   llvm::DenseSet<const ForStmt *> Pragmas;
 };
 

@@ -69,8 +69,8 @@ __global__ void split(float *f, int *n, const int *ids, float v) {
 }
 
 // REPORT: macros.cu: 11 atomic site(s), 5 group(s), rewritten
-// REPORT: group spheres#0: batched (serial) key=id type=float sites=5 slots=5
-// REPORT: group spheres#1: batched (serial) key=id type=int sites=1 slots=1
-// REPORT: group xyz#0: batched (serial) key=id type=float sites=3 slots=3
-// REPORT: unchanged key=id type=float sites=1 {{.*}}DW0021 macro-split
-// REPORT: unchanged key=id type=int sites=1 {{.*}}DW0021 macro-split
+// REPORT: group spheres#0: batched (serial{{.*}}) key=id type=float sites=5 slots=5
+// REPORT: group spheres#1: batched (serial{{.*}}) key=id type=int sites=1 slots=1
+// REPORT: group xyz#0: batched (serial{{.*}}) key=id type=float sites=3 slots=3
+// REPORT: unchanged key=id type=float sites=1 {{.*}}DW0033 macro-split
+// REPORT: unchanged key=id type=int sites=1 {{.*}}DW0033 macro-split

@@ -15,8 +15,8 @@ namespace cg = cooperative_groups;
 // CHECK: already-reduced.cu: 9 atomic site(s), 0 group(s), unchanged
 
 // A shuffle-down loop, then lane 0 adds.
-// CHECK: unchanged atomicAdd in shuffled {{.*}}DW0023 already-reduced
-// CHECK: unchanged atomicAdd in shuffled {{.*}}DW0023 already-reduced
+// CHECK: unchanged atomicAdd in shuffled {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in shuffled {{.*}}DW0035 already-reduced
 __global__ void shuffled(float *grad, const int *ids, const float *v) {
   const int id = ids[blockIdx.x];
   float sum = v[threadIdx.x];
@@ -34,7 +34,7 @@ __device__ float warpSum(float x) {
     x += __shfl_xor_sync(0xffffffffu, x, mask);
   return x;
 }
-// CHECK: unchanged atomicAdd in viaHelper {{.*}}DW0023 already-reduced
+// CHECK: unchanged atomicAdd in viaHelper {{.*}}DW0035 already-reduced
 __global__ void viaHelper(float *grad, const int *ids, const float *v) {
   const int id = ids[blockIdx.x];
   float s = warpSum(v[threadIdx.x]);
@@ -43,8 +43,8 @@ __global__ void viaHelper(float *grad, const int *ids, const float *v) {
 
 // Cooperative-groups reduce per field, a warp-wide "any valid" test, lane 0
 // issues the atomics.
-// CHECK: unchanged atomicAdd in cgReduce {{.*}}DW0023 already-reduced
-// CHECK: unchanged atomicAdd in cgReduce {{.*}}DW0023 already-reduced
+// CHECK: unchanged atomicAdd in cgReduce {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in cgReduce {{.*}}DW0035 already-reduced
 __global__ void cgReduce(float2 *grad, const int *ids, const float2 *v,
                          const bool *valid_in) {
   cg::thread_block_tile<32> tile =
@@ -70,9 +70,9 @@ __global__ void cgReduce(float2 *grad, const int *ids, const float2 *v,
   const int lane = threadIdx.x & 31
 #define IS_LEADER() (lane == leader)
 // CHECK: unchanged atomicAdd in matched buffer=sums {{.*}}DW0006
-// CHECK: unchanged atomicAdd in matched {{.*}}DW0023 already-reduced
-// CHECK: unchanged atomicAdd in matched {{.*}}DW0023 already-reduced
-// CHECK: unchanged atomicAdd in matched {{.*}}DW0023 already-reduced
+// CHECK: unchanged atomicAdd in matched {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in matched {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in matched {{.*}}DW0035 already-reduced
 __global__ void matched(float *tex, const int *texel, const float *v) {
   __shared__ float sums[256];
   const int t = texel[threadIdx.x];

@@ -43,7 +43,7 @@ __global__ void nested(typename Traits<T>::grad_t *g, const int *ids, T v) {
 }
 template __global__ void nested<float>(float *, const int *, float);
 
-// REPORT: unchanged atomicAdd in vectors {{.*}}DW0024 dependent-element-type
-// REPORT: unchanged atomicAdd in vectors {{.*}}DW0024 dependent-element-type
-// REPORT: unchanged atomicAdd in nested {{.*}}DW0024 dependent-element-type
-// REPORT: group channels#0: batched (serial) key=id type=T sites=2 slots=C + 1
+// REPORT: unchanged atomicAdd in vectors {{.*}}DW0036 dependent-element-type
+// REPORT: unchanged atomicAdd in vectors {{.*}}DW0036 dependent-element-type
+// REPORT: unchanged atomicAdd in nested {{.*}}DW0036 dependent-element-type
+// REPORT: group channels#0: batched (serial{{.*}}) key=id type=T sites=2 slots=C + 1
