@@ -287,9 +287,14 @@ int main(int argc, const char **argv) {
     StringSet<> Seen;
     for (const RewriteResult &R : Results)
       for (const std::string &F : R.FilesRead) {
-        SmallString<256> Abs(F);
-        sys::fs::make_absolute(Abs);
-        sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+        // Header search paths hold '..' after symlinks (GCC's include dir
+        // seen from Clang's), which lexical '..' removal gets wrong: ask the
+        // file system, and keep the spelling only for a file that is gone.
+        SmallString<256> Abs;
+        if (sys::fs::real_path(F, Abs)) {
+          Abs = F;
+          sys::fs::make_absolute(Abs);
+        }
         if (Seen.insert(Abs).second)
           Prerequisites.push_back(std::string(Abs));
       }
