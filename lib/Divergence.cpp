@@ -160,8 +160,9 @@ bool hoistable(const VarDecl *V) {
 } // namespace
 
 Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-                      const SiteGroup &G, UniformityAnalysis &U,
-                      FlagPlan &Plan) {
+                      const SiteGroup &G, UniformityAnalysis &U, FlagPlan &Plan,
+                      llvm::ArrayRef<const SiteGroup *> Segments,
+                      llvm::ArrayRef<const SiteGroup *> Others) {
   const AtomicSite &First = Sites[G.Sites.front()];
   const Stmt *Loop = iterationOf(First);
   const Stmt *BodyStmt = nullptr;
@@ -209,21 +210,47 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   Plan.Loop = Loop;
   Plan.Body = Body;
 
-  // Where the group sits in the body: directly, or in the block of an if.
-  if (G.Scope == Body) {
-    Plan.Holder = G.Last;
-  } else {
-    const auto *If = dyn_cast_or_null<IfStmt>(U.parentOf(G.Scope));
-    if (!If || If->getThen() != G.Scope || If->getElse() || If->getInit() ||
-        If->getConditionVariable() || U.parentOf(If) != Body)
-      return Reason::NotInLoop;
-    Plan.Holder = If;
-    Plan.GroupUnderIf = true;
-  }
+  // Where each group of the iteration sits in the body: directly, or in the
+  // block of an if that is a body statement.
   llvm::ArrayRef<Stmt *> Stmts(Body->body_begin(), Body->body_end());
-  size_t H = llvm::find(Stmts, Plan.Holder) - Stmts.begin();
-  if (H == Stmts.size())
+  auto IndexOf = [&](const Stmt *S) {
+    return size_t(llvm::find(Stmts, S) - Stmts.begin());
+  };
+  std::vector<const SiteGroup *> Segs(Segments.begin(), Segments.end());
+  if (Segs.empty())
+    Segs.push_back(&G);
+  std::vector<size_t> Holders;
+  for (const SiteGroup *SG : Segs) {
+    const Stmt *Holder = SG->Last;
+    bool UnderIf = false;
+    if (SG->Scope != Body) {
+      const auto *If = dyn_cast_or_null<IfStmt>(U.parentOf(SG->Scope));
+      if (!If || If->getThen() != SG->Scope || If->getElse() || If->getInit() ||
+          If->getConditionVariable() || U.parentOf(If) != Body)
+        return Reason::NotInLoop;
+      Holder = If;
+      UnderIf = true;
+    }
+    size_t Index = IndexOf(Holder);
+    size_t FirstIndex = UnderIf ? Index : IndexOf(SG->First);
+    if (Index == Stmts.size())
+      return Reason::NotInLoop;
+    if (!Holders.empty() && FirstIndex <= Holders.back())
+      return Reason::SeveralGroupsInIteration; // regions interleave
+    if (SG == &G) {
+      Plan.Segment = Holders.size();
+      Plan.Holder = Holder;
+      Plan.GroupUnderIf = UnderIf;
+      if (!Holders.empty())
+        Plan.PrevHolder = Stmts[Holders.back()];
+    }
+    Holders.push_back(Index);
+  }
+  if (!Plan.Holder)
     return Reason::NotInLoop;
+  Plan.Segments = Holders.size();
+  size_t H = Holders[Plan.Segment];
+  size_t HLast = Holders.back();
 
   // Exits of the iteration.
   ExitScan Exits;
@@ -241,13 +268,29 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       if (P)
         break;
     }
-    if (K > H)
-      continue; // after the reduction: stays a continue under the guard
-    if (K == H || !convertible(C, Stmts[K], U))
+    if (K > HLast)
+      continue; // after the reductions: stays a continue under the guard
+    if (llvm::is_contained(Holders, K) || !convertible(C, Stmts[K], U))
       return Reason::UnconvertibleContinue;
     Plan.Continues.push_back(C);
     if (ContinueHolders.empty() || ContinueHolders.back() != K)
       ContinueHolders.push_back(K);
+  }
+
+  // The other batched groups of the iteration keep their batch and serial
+  // reduction in one block: no guard may open or close inside their region.
+  for (const SiteGroup *O : Others) {
+    auto BodyIndex = [&](const Stmt *S) {
+      while (S && U.parentOf(S) != Body)
+        S = U.parentOf(S);
+      return S ? IndexOf(S) : Stmts.size();
+    };
+    size_t A = BodyIndex(O->First), B = BodyIndex(O->Last);
+    if (A == Stmts.size() || B == Stmts.size())
+      return Reason::SeveralGroupsInIteration;
+    for (size_t P : llvm::concat<size_t>(ContinueHolders, Holders))
+      if (A <= P && P < B)
+        return Reason::SeveralGroupsInIteration;
   }
 
   // Lane-dependent loop-condition terms that never change in the loop.
@@ -323,11 +366,24 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     GuardBegin = 0;
   else if (!ContinueHolders.empty())
     GuardBegin = ContinueHolders.front() + 1;
-  Plan.GuardTrailing = !Init.empty() && H + 1 < Stmts.size();
+  if (!Init.empty() && Holders.size() > 1)
+    GuardBegin = std::min(GuardBegin, Holders.front() + 1);
+  Plan.GuardTrailing = !Init.empty() && HLast + 1 < Stmts.size();
+  // Guards open at this group's holder: from the body's start (or from the
+  // previous group's reduction) and after each converted continue since.
+  size_t From = 0;
+  if (Plan.Segment == 0) {
+    Plan.GuardsOpen = Plan.GuardFromStart;
+  } else {
+    From = Holders[Plan.Segment - 1] + 1;
+    Plan.GuardsOpen = !Init.empty();
+  }
+  for (size_t K : ContinueHolders)
+    Plan.GuardsOpen += K >= From && K < H;
 
   // Nothing in the guarded statements may synchronise lanes.
   for (size_t I = GuardBegin; I < Stmts.size(); ++I) {
-    if (I > H && !Plan.GuardTrailing)
+    if (I > HLast && !Plan.GuardTrailing)
       break;
     if (mayBeCollective(Stmts[I]))
       return Reason::CollectiveInRegion;
@@ -361,19 +417,20 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       return R;
   }
 
-  // Declarations that statements after the reduction use.
-  if (Plan.GuardTrailing) {
+  // Declarations that statements after their guard's reduction use.
+  if (!Init.empty()) {
     llvm::DenseSet<const VarDecl *> Used;
-    for (size_t I = GuardBegin; I <= H; ++I) {
+    for (size_t I = GuardBegin; I <= HLast; ++I) {
       const auto *DS = dyn_cast<DeclStmt>(Stmts[I]);
       if (!DS)
         continue;
+      size_t Closing = *llvm::lower_bound(Holders, I);
       llvm::DenseSet<const VarDecl *> Declared;
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D))
           Declared.insert(V);
       bool Needed = false;
-      for (size_t J = H + 1; J < Stmts.size() && !Needed; ++J)
+      for (size_t J = Closing + 1; J < Stmts.size() && !Needed; ++J)
         Needed = refersToAny(Stmts[J], Declared);
       if (!Needed)
         continue;
@@ -394,6 +451,82 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                      : KT.getCanonicalType().getUnqualifiedType().getAsString(
                            Ctx.getPrintingPolicy());
   return Reason::None;
+}
+
+namespace {
+
+/// Exits of the iteration inside \p S: whether a continue and whether
+/// anything else (break, return, goto) leaves it.
+void iterationExits(const Stmt *S, bool Nested, bool &Continue, bool &Other) {
+  if (!S)
+    return;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S) ||
+      (isa<BreakStmt>(S) && !Nested)) {
+    Other = true;
+    return;
+  }
+  if (isa<ContinueStmt>(S) && !Nested) {
+    Continue = true;
+    return;
+  }
+  bool ChildNested =
+      Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+  for (const Stmt *Child : S->children())
+    iterationExits(Child, ChildNested, Continue, Other);
+}
+
+} // namespace
+
+void splitAtContinues(const std::vector<AtomicSite> &Sites,
+                      std::vector<SiteGroup> &Groups) {
+  std::vector<SiteGroup> Out;
+  for (SiteGroup &G : Groups) {
+    if (G.Why != Reason::None || !G.Scope || !G.First || !G.Last ||
+        G.Sites.size() < 2) {
+      Out.push_back(std::move(G));
+      continue;
+    }
+    llvm::ArrayRef<Stmt *> Body(G.Scope->body_begin(), G.Scope->body_end());
+    size_t Begin = llvm::find(Body, G.First) - Body.begin();
+    size_t End = llvm::find(Body, G.Last) - Body.begin();
+    llvm::DenseSet<const Stmt *> Holding;
+    for (size_t I : G.Sites)
+      Holding.insert(childOfScope(Sites[I], G.Scope));
+    std::vector<size_t> Cuts;
+    bool Other = false;
+    for (size_t I = Begin; I <= End && I < Body.size(); ++I) {
+      bool Continue = false;
+      iterationExits(Body[I], false, Continue, Other);
+      if (Continue && Holding.count(Body[I]))
+        Other = true; // a continue among a statement's sites: no cut
+      if (Continue)
+        Cuts.push_back(I);
+    }
+    if (Other || Cuts.empty()) {
+      Out.push_back(std::move(G));
+      continue;
+    }
+    SiteGroup Part = G;
+    Part.Sites.clear();
+    auto Flush = [&] {
+      if (Part.Sites.empty())
+        return;
+      Part.First = childOfScope(Sites[Part.Sites.front()], G.Scope);
+      Part.Last = childOfScope(Sites[Part.Sites.back()], G.Scope);
+      Out.push_back(Part);
+      Part.Sites.clear();
+    };
+    size_t Cut = 0;
+    for (size_t I : G.Sites) {
+      size_t At =
+          llvm::find(Body, childOfScope(Sites[I], G.Scope)) - Body.begin();
+      for (; Cut < Cuts.size() && Cuts[Cut] < At; ++Cut)
+        Flush();
+      Part.Sites.push_back(I);
+    }
+    Flush();
+  }
+  Groups = std::move(Out);
 }
 
 } // namespace distwar

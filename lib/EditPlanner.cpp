@@ -191,51 +191,63 @@ public:
     const AtomicSite &First = Sites[G.Sites.front()];
     std::string Suffix = std::to_string(K);
     std::string Batch = "distwar_batch" + Suffix;
-    std::string Live = "distwar_active" + Suffix;
     std::string Reached = "distwar_reached" + Suffix;
     std::string Key = "distwar_key" + Suffix;
     const LangOptions &LO = Ctx.getLangOpts();
 
-    std::string Head;
-    if (!F.LiveInit.empty())
-      Head += " bool " + Live + " = " + F.LiveInit + ";";
+    // The live flag is the first group's of the body; later groups of the
+    // iteration share it (the flag only falls, so at each reduction it is
+    // that group's activity).
+    std::string Live = "distwar_active" + Suffix;
+    if (F.Segment == 0)
+      LiveNames[F.Body] = Live;
+    else
+      Live = LiveNames[F.Body];
+    bool HasLive = !F.LiveInit.empty();
+    std::string Decls;
     if (F.GroupUnderIf)
-      Head += " bool " + Reached + " = false;";
-    Head += " ::distwar::Batch<" + First.TypeText + ", " + Size + "> " + Batch +
-            "; " + F.KeyType + " " + Key + " = 0;";
-    for (const DeclStmt *DS : F.Hoisted) {
-      for (const Decl *Dc : DS->decls()) {
-        const auto *V = cast<VarDecl>(Dc);
-        Head += " " +
-                V->getType().getUnqualifiedType().getAsString(
-                    Ctx.getPrintingPolicy()) +
-                " " + V->getName().str() + ";";
+      Decls += " bool " + Reached + " = false;";
+    Decls += " ::distwar::Batch<" + First.TypeText + ", " + Size + "> " +
+             Batch + "; " + F.KeyType + " " + Key + " = 0;";
+    if (F.Segment == 0) {
+      std::string Head;
+      if (HasLive)
+        Head += " bool " + Live + " = " + F.LiveInit + ";";
+      Head += Decls;
+      for (const DeclStmt *DS : F.Hoisted) {
+        for (const Decl *Dc : DS->decls()) {
+          const auto *V = cast<VarDecl>(Dc);
+          Head += " " +
+                  V->getType().getUnqualifiedType().getAsString(
+                      Ctx.getPrintingPolicy()) +
+                  " " + V->getName().str() + ";";
+        }
+        // `const float G = e;` becomes `G = e;`.
+        const auto *V0 = cast<VarDecl>(*DS->decl_begin());
+        replaceKeepingLines(DS->getBeginLoc(), V0->getLocation(), "");
       }
-      // `const float G = e;` becomes `G = e;`.
-      const auto *V0 = cast<VarDecl>(*DS->decl_begin());
-      replaceKeepingLines(DS->getBeginLoc(), V0->getLocation(), "");
-    }
-    unsigned Open = 0;
-    if (F.GuardFromStart) {
-      Head += " if (" + Live + ") {";
-      ++Open;
-    }
-    add(F.Body->getLBracLoc().getLocWithOffset(1), 0, Head, RankBatch);
+      if (F.GuardFromStart)
+        Head += " if (" + Live + ") {";
+      add(F.Body->getLBracLoc().getLocWithOffset(1), 0, Head, RankBatch);
 
-    if (!F.RemovedTerms.empty()) {
-      std::string Cond;
-      for (const Expr *T : F.KeptTerms)
-        Cond += (Cond.empty() ? "" : " && ") + sourceText(T, Ctx);
-      replaceKeepingLines(
-          F.Cond->getBeginLoc(),
-          Lexer::getLocForEndOfToken(F.Cond->getEndLoc(), 0, SM, LO), Cond);
+      if (!F.RemovedTerms.empty()) {
+        std::string Cond;
+        for (const Expr *T : F.KeptTerms)
+          Cond += (Cond.empty() ? "" : " && ") + sourceText(T, Ctx);
+        replaceKeepingLines(
+            F.Cond->getBeginLoc(),
+            Lexer::getLocForEndOfToken(F.Cond->getEndLoc(), 0, SM, LO), Cond);
+      }
+      for (const ContinueStmt *C : F.Continues)
+        replaceTokens(C->getBeginLoc(), C->getBeginLoc(), Live + " = false");
+      for (const Stmt *S : F.GuardAfter)
+        add(afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
+    } else {
+      // Just after the previous group's reduction, at the body's top level.
+      add(afterStatement(F.PrevHolder), 0,
+          Decls + (HasLive ? " if (" + Live + ") {" : ""), RankReduce);
     }
-    for (const ContinueStmt *C : F.Continues)
-      replaceTokens(C->getBeginLoc(), C->getBeginLoc(), Live + " = false");
-    for (const Stmt *S : F.GuardAfter) {
-      add(afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
-      ++Open;
-    }
+    unsigned Open = F.GuardsOpen;
 
     std::string Capture = " " + Key + " = " + First.KeyText + ";";
     if (F.GroupUnderIf)
@@ -245,19 +257,20 @@ public:
     Tail += " " + std::string(Open, '}');
     if (Open)
       Tail += " ";
-    std::string Active = F.GroupUnderIf        ? Reached
-                         : !F.LiveInit.empty() ? Live
-                                               : std::string("true");
+    std::string Active = F.GroupUnderIf ? Reached
+                         : HasLive      ? Live
+                                        : std::string("true");
     Tail +=
         std::string("::distwar::") +
         (D.Kind == GroupVariant::ButterflyUniform ? "reduceButterflyUniform("
                                                   : "reduceButterfly(") +
         Batch + ", " + Active + ", " + Key + ", DISTWAR_SITE_THRESHOLD(" +
         Table + ", " + std::to_string(TableIndex) + "));";
-    if (F.GuardTrailing)
+    bool LastSegment = F.Segment + 1 == F.Segments;
+    if (F.GuardTrailing && LastSegment)
       Tail += " if (" + Live + ") {";
     add(afterStatement(F.Holder), 0, Tail, RankReduce);
-    if (F.GuardTrailing)
+    if (F.GuardTrailing && LastSegment)
       add(F.Body->getRBracLoc(), 0, "} ", RankReduce);
   }
 
@@ -447,6 +460,8 @@ private:
   std::vector<Edit> Edits;
   bool NotInFile = false;
   llvm::DenseSet<const ForStmt *> Pragmas;
+  /// The live flag of each loop body whose groups share one.
+  std::map<const CompoundStmt *, std::string> LiveNames;
 };
 
 } // namespace
@@ -480,9 +495,34 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
           (*Decisions)[I].Kind = GroupVariant::Serial; // no flag needed
           (*Decisions)[I].Note = R;
         }
+    }
+    // Groups sharing a live flag are written together or not at all (the
+    // first writes the flag and guards the others rely on).
+    if (Decisions) {
+      std::map<const Stmt *, bool> Whole;
+      for (size_t I = 0; I < Groups.size(); ++I) {
+        const VariantDecision &D = (*Decisions)[I];
+        if (D.Flags.Segments > 1)
+          Whole.try_emplace(D.Flags.Body, true);
+      }
+      for (size_t I = 0; I < Groups.size(); ++I) {
+        const VariantDecision &D = (*Decisions)[I];
+        if (D.Flags.Segments > 1 && Whole.count(D.Flags.Body) &&
+            (Groups[I].Why != Reason::None || D.Kind == GroupVariant::Serial))
+          Whole[D.Flags.Body] = false;
+      }
+      for (size_t I = 0; I < Groups.size(); ++I) {
+        VariantDecision &D = (*Decisions)[I];
+        if (D.Flags.Segments > 1 && Whole.count(D.Flags.Body) &&
+            !Whole[D.Flags.Body] && D.Kind != GroupVariant::Serial) {
+          D.Kind = GroupVariant::Serial;
+          D.Note = Reason::SeveralGroupsInIteration;
+        }
+      }
+    }
+    for (size_t I = 0; I < Groups.size(); ++I)
       if (Groups[I].Why == Reason::None)
         Accepted.push_back(I);
-    }
     // Site names follow the batched calls in source order.
     llvm::stable_sort(Accepted, [&](size_t A, size_t B) {
       return SM.isBeforeInTranslationUnit(Groups[A].Last->getEndLoc(),

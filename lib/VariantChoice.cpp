@@ -23,45 +23,82 @@ const char *variantName(GroupVariant K) {
 std::vector<VariantDecision>
 chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                std::vector<SiteGroup> &Groups, Variant V) {
+  splitAtContinues(Sites, Groups);
   std::vector<VariantDecision> Decisions(Groups.size());
   std::vector<Reason> SerialWhy(Groups.size());
-  // Groups per loop iteration: only one of them may own an active flag.
-  llvm::DenseMap<const Stmt *, unsigned> PerIteration;
-  for (size_t I = 0; I < Groups.size(); ++I) {
+  for (size_t I = 0; I < Groups.size(); ++I)
     SerialWhy[I] = checkGroupSafety(Ctx, Sites, Groups[I]);
-    if (SerialWhy[I] == Reason::None)
-      ++PerIteration[iterationOf(Sites[Groups[I].Sites.front()])];
-  }
+
+  // First each group alone: its key (the loop-condition terms the flag
+  // removes may make it uniform) and whether it wants a butterfly.
+  std::vector<bool> Wants(Groups.size(), false);
+  std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);
   for (size_t I = 0; I < Groups.size(); ++I) {
     SiteGroup &G = Groups[I];
-    VariantDecision &D = Decisions[I];
     if (V == Variant::Serial || SerialWhy[I] != Reason::None) {
       // The butterfly needs what the serial variant needs between the sites.
       G.Why = SerialWhy[I];
       continue;
     }
-    const AtomicSite &First = Sites[G.Sites.front()];
     UniformityAnalysis U(Ctx, G.Function);
-    Reason Flag = Reason::SeveralGroupsInIteration;
-    if (PerIteration[iterationOf(First)] == 1)
-      Flag = planActiveFlag(Ctx, Sites, G, U, D.Flags);
-    KeyUniformity Key = U.classifyKey(First.Key);
-    if (V == Variant::Auto && Key == KeyUniformity::Distinct) {
+    FlagPlan Alone;
+    Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);
+    if (AloneWhy == Reason::None && !Alone.UniformTrips)
+      AloneWhy = Alone.TripReason;
+    Keys[I] = U.classifyKey(Sites[G.Sites.front()].Key);
+    if (V == Variant::Auto && Keys[I] == KeyUniformity::Distinct) {
       G.Why = Reason::DistinctKeys;
       continue;
     }
-    if (Flag == Reason::None && !D.Flags.UniformTrips)
-      Flag = D.Flags.TripReason;
-    if (Flag != Reason::None) {
-      D.Note = Flag;
-      continue; // serial
+    Wants[I] = Keys[I] == KeyUniformity::Uniform ||
+               Keys[I] == KeyUniformity::LikelyUniform ||
+               V == Variant::Butterfly;
+    if (!Wants[I])
+      Decisions[I].Note =
+          AloneWhy != Reason::None ? AloneWhy : Reason::KeyVaries;
+  }
+
+  // Then per iteration: the groups that want a butterfly share one live
+  // flag; one that cannot have it leaves the others and is planned again
+  // without it.
+  llvm::DenseMap<const Stmt *, std::vector<size_t>> PerIteration;
+  for (size_t I = 0; I < Groups.size(); ++I)
+    if (Groups[I].Why == Reason::None)
+      PerIteration[iterationOf(Sites[Groups[I].Sites.front()])].push_back(I);
+  for (auto &Entry : PerIteration) {
+    std::vector<size_t> &Members = Entry.second;
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      std::vector<const SiteGroup *> Segs, Others;
+      for (size_t I : Members)
+        (Wants[I] ? Segs : Others).push_back(&Groups[I]);
+      for (size_t I : Members) {
+        if (!Wants[I])
+          continue;
+        SiteGroup &G = Groups[I];
+        VariantDecision &D = Decisions[I];
+        D = VariantDecision();
+        UniformityAnalysis U(Ctx, G.Function);
+        Reason Flag = planActiveFlag(Ctx, Sites, G, U, D.Flags, Segs, Others);
+        if (Flag == Reason::None && !D.Flags.UniformTrips)
+          Flag = D.Flags.TripReason;
+        if (Flag != Reason::None) {
+          D = VariantDecision();
+          D.Note = Flag;
+          Wants[I] = false;
+          Changed = true;
+          break;
+        }
+        if (Keys[I] == KeyUniformity::Uniform)
+          D.Kind = GroupVariant::ButterflyUniform;
+        else
+          D.Kind = GroupVariant::Butterfly;
+      }
     }
-    if (Key == KeyUniformity::Uniform)
-      D.Kind = GroupVariant::ButterflyUniform;
-    else if (Key == KeyUniformity::LikelyUniform || V == Variant::Butterfly)
-      D.Kind = GroupVariant::Butterfly;
-    else
-      D.Note = Reason::KeyVaries;
+    for (size_t I : Members)
+      if (!Wants[I])
+        Decisions[I].Kind = GroupVariant::Serial;
   }
   return Decisions;
 }

@@ -51,12 +51,31 @@ struct FlagPlan {
   bool UniformTrips = false;
   /// Why UniformTrips is false.
   Reason TripReason = Reason::None;
+  /// Groups of one iteration share the live flag, each with its own batch
+  /// and reduction: this group's position among them (source order). The
+  /// first writes the flag, the guards and the hoisted declarations; a later
+  /// one declares its batch just after the previous group's reduction.
+  unsigned Segment = 0, Segments = 1;
+  const clang::Stmt *PrevHolder = nullptr;
+  /// Guards still open at this group's holder (closed before its reduction).
+  unsigned GuardsOpen = 0;
 };
 
 /// Plans the active flag of \p G, or says why it cannot be done.
+/// \p Segments: the groups of G's iteration that get a butterfly (G among
+/// them, source order; empty means G alone); \p Others: the other batched
+/// groups of that iteration, whose regions no guard may cut.
 Reason planActiveFlag(clang::ASTContext &Ctx,
                       const std::vector<AtomicSite> &Sites, const SiteGroup &G,
-                      UniformityAnalysis &U, FlagPlan &Plan);
+                      UniformityAnalysis &U, FlagPlan &Plan,
+                      llvm::ArrayRef<const SiteGroup *> Segments = {},
+                      llvm::ArrayRef<const SiteGroup *> Others = {});
+
+/// Splits each group whose region holds per-lane `continue`s (of its
+/// iteration, outside every site statement) into one group per run of sites
+/// between them (KERNELS.md section 1, "a variant splits the group").
+void splitAtContinues(const std::vector<AtomicSite> &Sites,
+                      std::vector<SiteGroup> &Groups);
 
 } // namespace distwar
 

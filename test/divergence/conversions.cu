@@ -145,3 +145,63 @@ __global__ void perGaussian(float *ga, float *gb, const float *x, int n) {
 // CHECK: atomicAdd(&ga[idx], s);
 // CHECK-NEXT: atomicAdd(&gb[idx], 2.f * s);
 // REPORT: group perGaussian@{{[0-9]+}}: unchanged key=idx type=float sites=2 [DW0027 distinct-keys
+
+// A group split by one more per-lane continue (KERNELS.md section 1): two
+// groups, each with its own batch and reduction at the body's top level,
+// sharing the live flag; the second one's activity is the first one's and
+// the extra condition.
+__global__ void split(float *gc, float *gm, float *go, const float *x, int n,
+                      float cut) {
+  __shared__ int ids[256];
+  __syncthreads();
+  ids[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  float T = 1.f;
+  for (int j = 0; j < n; j++) {
+    const float a = x[threadIdx.x * n + j];
+    if (a <= 0.f)
+      continue;
+    const int id = ids[j];
+    atomicAdd(&gc[id], a * T);
+    T *= 1.f - a;
+    if (a < cut)
+      continue;
+    atomicAdd(&gm[id], a);
+    atomicAdd(&go[id], T);
+    T += 0.5f;
+  }
+  gc[threadIdx.x] += T;
+}
+// CHECK-LABEL: __global__ void split(
+// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Batch<float, 1> distwar_batch0; int distwar_key0 = 0; int id;
+// CHECK-NEXT: const float a = x[threadIdx.x * n + j];
+// CHECK-NEXT: if (a <= 0.f)
+// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK-NEXT: id = ids[j];
+// CHECK-NEXT: distwar_batch0.set(0, &gc[id], a * T); distwar_key0 = id; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 6)); ::distwar::Batch<float, 2> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK-NEXT: T *= 1.f - a;
+// CHECK-NEXT: if (a < cut)
+// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK-NEXT: distwar_batch1.set(0, &gm[id], a);
+// CHECK-NEXT: distwar_batch1.set(1, &go[id], T); distwar_key1 = id; }} ::distwar::reduceButterflyUniform(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 7)); if (distwar_active0) {
+// CHECK-NEXT: T += 0.5f;
+// CHECK-NEXT: } }
+// REPORT: group split#0: batched (butterfly-uniform) key=id type=float sites=1
+// REPORT: group split#1: batched (butterfly-uniform) key=id type=float sites=2
+
+// Two keys in one iteration, one after the other: both get the butterfly and
+// share the live flag.
+__global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
+                        float v) {
+  for (int i = 0; i < n; i++) {
+    if (v > threadIdx.x)
+      continue;
+    atomicAdd(&ga[i], v);
+    atomicAdd(&gb[ids[i]], v);
+  }
+}
+// CHECK-LABEL: __global__ void twoKeys(
+// CHECK: distwar_batch0.set(0, &ga[i], v); distwar_key0 = i; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 8)); ::distwar::Batch<float, 1> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], v); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 9));
+// REPORT: group twoKeys#0: batched (butterfly-uniform) key=i
+// REPORT: group twoKeys#1: batched (butterfly) key=ids[i]

@@ -80,17 +80,21 @@ __global__ void termThenRead(float *ga, float *gb, const int *len, int w,
 }
 // CHECK-DAG: group termThenRead#0: batched (serial; not butterfly: DW0030 loop-condition)
 
-__global__ void twoGroups(float *ga, float *gb, const int *ids, int n,
-                          float v) {
+// Two groups whose regions interleave: no guard may cut the other's region,
+// so the first stays serial (inside the guard) and the second keeps the flag.
+__global__ void twoGroups(float *ga, float *gb, float *gc, const int *ids,
+                          int n, float v) {
   for (int i = 0; i < n; i++) {
     if (v > threadIdx.x)
       continue;
     atomicAdd(&ga[i], v);
     atomicAdd(&gb[ids[i]], v);
+    atomicAdd(&gc[i], v);
+    atomicAdd(&gc[ids[i]], v);
   }
 }
 // CHECK-DAG: group twoGroups#0: batched (serial; not butterfly: DW0029 several-groups)
-// CHECK-DAG: group twoGroups#1: batched (serial; not butterfly: DW0029 several-groups)
+// CHECK-DAG: group twoGroups#1: batched (butterfly) key=ids[i]
 
 __global__ void noHoist(float *ga, float *gb, float *out, const float *x,
                         int n) {
