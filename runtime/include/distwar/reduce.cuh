@@ -88,13 +88,55 @@ __device__ __forceinline__ MatchType<Key> matchKey(Key key) {
   return static_cast<MatchType<Key>>(key);
 }
 
+/// The batch's raw addresses and values (zero where `use` is false). Slots
+/// that were not set hold garbage in both: their sums are never issued,
+/// because every issuing lane checks its own `has` (a slot is set in all
+/// lanes of one key or in none), so the garbage stays in a discarded sum.
+/// Reading the raw arrays here rather than address()/value() keeps the
+/// batch's live ranges short (see Batch; in the 3DGS backward, address()/
+/// value() here: 80 registers with kScatterLaneK and 80/118 with
+/// kLeader/kTreeLaneK; raw: 64 and 80/80).
 template <typename T, int N>
-__device__ __forceinline__ void plainAtomics(T *const (&addr)[N],
+__device__ __forceinline__ void unpack(const Batch<T, N> &b, bool use,
+                                       T *(&addr)[N], T (&val)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    addr[i] = b.addr[i];
+    val[i] = use ? b.val[i] : T(0);
+  }
+}
+
+/// Whether field k (a run-time index) was set in this lane's batch.
+template <typename T, int N>
+__device__ __forceinline__ bool hasField(const Batch<T, N> &b, int k) {
+  bool has = false;
+#pragma unroll
+  for (int w = 0; w < Batch<T, N>::kWords; ++w)
+    if (k / 32 == w)
+      has = b.has(w * 32 + k % 32);
+  return has;
+}
+
+/// Sums `val` (combined from the lanes of one key) at this lane's addresses,
+/// skipping the slots `b` (this lane's batch) did not set.
+template <typename T, int N>
+__device__ __forceinline__ void plainAtomics(const Batch<T, N> &b,
+                                             T *const (&addr)[N],
                                              const T (&val)[N]) {
 #pragma unroll
   for (int i = 0; i < N; ++i)
-    if (addr[i] != nullptr)
+    if (b.has(i) && addr[i] != nullptr)
       atomicAdd(addr[i], val[i]);
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void plainAtomics(const Batch<T, N> &b) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    T *const a = b.address(i);
+    if (a != nullptr)
+      atomicAdd(a, b.val[i]);
+  }
 }
 
 /// Field k of register arrays without dynamic indexing (which would move the
@@ -116,12 +158,13 @@ __device__ __forceinline__ void selectField(int k, T *const (&addr)[N],
 /// Fields rank, rank + count, ... from this lane, with its own addresses.
 template <typename T, int N>
 __device__ __forceinline__ void
-issueStrided(int rank, int count, T *const (&addr)[N], const T (&sum)[N]) {
+issueStrided(const Batch<T, N> &b, int rank, int count, T *const (&addr)[N],
+             const T (&sum)[N]) {
   for (int k = rank; k < N; k += count) {
     T *a;
     T v;
     selectField(k, addr, sum, a, v);
-    if (a != nullptr)
+    if (hasField(b, k) && a != nullptr)
       atomicAdd(a, v);
   }
 }
@@ -129,7 +172,8 @@ issueStrided(int rank, int count, T *const (&addr)[N], const T (&sum)[N]) {
 /// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
 /// outside `active`); `active` is non-empty and its lanes' addresses are valid.
 template <Strategy S, typename T, int N>
-__device__ __forceinline__ void reduceFullWarp(T (&v)[N], T *const (&addr)[N],
+__device__ __forceinline__ void reduceFullWarp(const Batch<T, N> &b, T (&v)[N],
+                                               T *const (&addr)[N],
                                                unsigned active) {
   const int lane = laneId();
   const bool isActive = (active >> lane) & 1u;
@@ -159,9 +203,24 @@ __device__ __forceinline__ void reduceFullWarp(T (&v)[N], T *const (&addr)[N],
         v[0] += __shfl_xor_sync(kFullMask, v[0], offset);
       }
     }
-    // Lane scatterHolder(N, k) now holds the sum of field k in v[0]. The
-    // active lane of rank r fetches and issues fields r, r + count, ... so that
-    // only addresses of active lanes are used.
+    // Lane scatterHolder(N, k) now holds the sum of field k in v[0].
+    if (active == kFullMask) {
+      // Every lane has valid addresses: each holder issues its own field (no
+      // fetch shuffle). With fewer than 5 halvings, lanes differing only in
+      // the low bits hold copies; the one with those bits clear issues.
+      constexpr int kCopies = 32 >> scatterHalvings(N);
+      if ((lane & (kCopies - 1)) == 0 && scatterValid(N, lane)) {
+        T *a;
+        T unused;
+        const int k = scatterField(N, lane);
+        selectField(k, addr, v, a, unused);
+        if (hasField(b, k) && a != nullptr)
+          atomicAdd(a, v[0]);
+      }
+      return;
+    }
+    // Otherwise the active lane of rank r fetches and issues fields r,
+    // r + count, ... so that only addresses of active lanes are used.
     for (int first = 0; first < N; first += count) {
       const int k = first + rank;
       const int src = k < N ? scatterHolder(N, k) : lane;
@@ -170,7 +229,7 @@ __device__ __forceinline__ void reduceFullWarp(T (&v)[N], T *const (&addr)[N],
         T *a;
         T unused;
         selectField(k, addr, v, a, unused);
-        if (a != nullptr)
+        if (hasField(b, k) && a != nullptr)
           atomicAdd(a, sum);
       }
     }
@@ -183,10 +242,10 @@ __device__ __forceinline__ void reduceFullWarp(T (&v)[N], T *const (&addr)[N],
     }
     if constexpr (S == Strategy::kLeader) {
       if (rank == 0 && isActive)
-        plainAtomics(addr, v);
+        plainAtomics(b, addr, v);
     } else {
       if (isActive)
-        issueStrided(rank, count, addr, v);
+        issueStrided(b, rank, count, addr, v);
     }
   }
 }
@@ -198,7 +257,8 @@ __device__ __forceinline__ void reduceFullWarp(T (&v)[N], T *const (&addr)[N],
 /// is the same lane, rank (r + offset) mod g, so one lane search per step
 /// serves all fields. Every lane in `mask` runs the same number of steps.
 template <Strategy S, typename T, int N>
-__device__ __forceinline__ void reduceSegmented(T (&v)[N], T *const (&addr)[N],
+__device__ __forceinline__ void reduceSegmented(const Batch<T, N> &b,
+                                                T (&v)[N], T *const (&addr)[N],
                                                 unsigned mask, unsigned peers) {
   constexpr bool kRotate = S != Strategy::kLeader;
   const int groupSize = popCount(peers);
@@ -228,10 +288,10 @@ __device__ __forceinline__ void reduceSegmented(T (&v)[N], T *const (&addr)[N],
     }
   }
   if constexpr (kRotate) {
-    issueStrided(rank, groupSize, addr, v);
+    issueStrided(b, rank, groupSize, addr, v);
   } else {
     if (rank == 0)
-      plainAtomics(addr, v);
+      plainAtomics(b, addr, v);
   }
 }
 
@@ -242,7 +302,7 @@ __device__ __forceinline__ void butterfly(const Batch<T, N> &b, bool active,
   // that are absent (exited, diverged, not yet arrived) are never waited for.
   if (__activemask() != kFullMask) {
     if (active)
-      plainAtomics(b.addr, b.val);
+      plainAtomics(b);
     return;
   }
   const unsigned ballot = __ballot_sync(kFullMask, active);
@@ -261,14 +321,13 @@ __device__ __forceinline__ void butterfly(const Batch<T, N> &b, bool active,
   }
   if (!reduce) {
     if (active)
-      plainAtomics(b.addr, b.val);
+      plainAtomics(b);
     return;
   }
+  T *addr[N];
   T v[N];
-#pragma unroll
-  for (int i = 0; i < N; ++i)
-    v[i] = active ? b.val[i] : T(0);
-  reduceFullWarp<S>(v, b.addr, ballot);
+  unpack(b, active, addr, v);
+  reduceFullWarp<S>(b, v, addr, ballot);
 }
 
 } // namespace detail
@@ -276,7 +335,7 @@ __device__ __forceinline__ void butterfly(const Batch<T, N> &b, bool active,
 /// Every lane that calls issues its own atomics (the unreduced baseline).
 template <typename T, int N>
 __device__ __forceinline__ void reducePlain(const Batch<T, N> &b) {
-  detail::plainAtomics(b.addr, b.val);
+  detail::plainAtomics(b);
 }
 
 /// Lanes that call are grouped by key (match-any over exactly the calling
@@ -289,20 +348,19 @@ __device__ __forceinline__ void reduceSerial(const Batch<T, N> &b, Key key,
   const unsigned mask = __activemask();
   const int calling = detail::popCount(mask);
   if (!__all_sync(mask, calling >= threshold)) {
-    detail::plainAtomics(b.addr, b.val);
+    detail::plainAtomics(b);
     return;
   }
   const unsigned peers = __match_any_sync(mask, detail::matchKey(key));
+  T *addr[N];
   T v[N];
-#pragma unroll
-  for (int i = 0; i < N; ++i)
-    v[i] = b.val[i];
+  detail::unpack(b, true, addr, v);
   // One key over the whole warp is the butterfly's case: every lane agrees on
   // it (peers is the same full mask in all of them).
   if (peers == detail::kFullMask)
-    detail::reduceFullWarp<S>(v, b.addr, detail::kFullMask);
+    detail::reduceFullWarp<S>(b, v, addr, detail::kFullMask);
   else
-    detail::reduceSegmented<S>(v, b.addr, mask, peers);
+    detail::reduceSegmented<S>(b, v, addr, mask, peers);
 }
 
 /// Every lane of the warp is meant to call; inactive lanes pass
