@@ -1,4 +1,5 @@
-"""Checks distwar_torch on examples/consumer/splat.cu with the real tool:
+"""Checks distwar_torch on examples/consumer/splat.cu and the PyTorch example's
+examples/torch/ext/splat_backward.cu with the real tool:
   python3 test_distwar_torch.py <path to distwar-rewrite> <scratch dir>"""
 import os
 import sys
@@ -37,7 +38,29 @@ try:
 except ValueError:
     pass
 
+# The PyTorch example: every atomicAdd of its 3DGS-like loop is batched, and
+# a build without the tool takes the same copy from a pregenerated folder.
+ext_dir = os.path.join(root, "examples", "torch", "ext")
+ext_src = os.path.join(ext_dir, "splat_backward.cu")
+gen_dir = os.path.join(scratch, "pregenerated")
+ext_out = distwar_torch.rewrite_sources([ext_src], gen_dir, tool=tool, base_dir=ext_dir,
+                                        gpu_arch="sm_90")[0]
+ext_text = open(ext_out).read()
+if "atomicAdd(" in ext_text or "::distwar::Batch<float, SPLAT_CHANNELS + 6>" not in ext_text:
+    failures.append("splat_backward.cu: not every atomicAdd went into one batch")
+real_find_tool = distwar_torch.find_tool
+distwar_torch.find_tool = lambda tool=None: None
+try:
+    copied = distwar_torch.rewrite_sources([ext_src], os.path.join(scratch, "from-gen"),
+                                           base_dir=ext_dir, pregenerated_dir=gen_dir)[0]
+    if open(copied).read() != ext_text:
+        failures.append("pregenerated_dir: the copy differs from the pregenerated file")
+except (OSError, RuntimeError) as e:
+    failures.append("pregenerated_dir: %s" % e)
+finally:
+    distwar_torch.find_tool = real_find_tool
+
 for f in failures:
     print("FAILED:", f)
-print("%d passed, %d failed" % (5 - len(failures), len(failures)))
+print("%d passed, %d failed" % (7 - len(failures), len(failures)))
 sys.exit(1 if failures else 0)
