@@ -124,6 +124,14 @@ public:
     }
     if (spansConditional(F.Body->getLBracLoc(), F.Body->getRBracLoc()))
       return Reason::PreprocessorConditional;
+    if (F.EarlyReturn) {
+      SourceLocation End = afterStatement(F.EarlyReturn);
+      if (!IsFile(F.EarlyReturn->getBeginLoc()) || End.isInvalid() ||
+          sourceText(F.EarlyReturn->getCond(), Ctx).empty())
+        return Reason::MacroExpansion;
+      if (spansConditional(F.EarlyReturn->getBeginLoc(), End))
+        return Reason::PreprocessorConditional;
+    }
     return Reason::None;
   }
 
@@ -240,6 +248,11 @@ public:
       }
       for (const ContinueStmt *C : F.Continues)
         replaceTokens(C->getBeginLoc(), C->getBeginLoc(), Live + " = false");
+      if (F.EarlyReturn)
+        replaceKeepingLines(
+            F.EarlyReturn->getBeginLoc(), afterStatement(F.EarlyReturn),
+            "bool distwar_returned = (" +
+                sourceText(F.EarlyReturn->getCond(), Ctx) + ");");
       for (const Stmt *S : F.GuardAfter)
         add(afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
     } else {

@@ -59,6 +59,10 @@ struct FlagPlan {
   const clang::Stmt *PrevHolder = nullptr;
   /// Guards still open at this group's holder (closed before its reduction).
   unsigned GuardsOpen = 0;
+  /// `if (c) return;` before the loop, rewritten as
+  /// `bool distwar_returned = (c);` (its lanes run the loop with the flag
+  /// down).
+  const clang::IfStmt *EarlyReturn = nullptr;
 };
 
 /// Plans the active flag of \p G, or says why it cannot be done.
