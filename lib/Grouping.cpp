@@ -112,7 +112,8 @@ static void dropVaryingSites(ASTContext &Ctx, SiteGroup &G,
   // buffers (conservative: atomics commute, but keep the group whole).
   for (size_t D : Dropped)
     for (size_t K : Kept)
-      if (Sites[D].Buffer == Sites[K].Buffer)
+      if (Sites[D].Buffer == Sites[K].Buffer &&
+          Sites[D].BufferField == Sites[K].BufferField)
         return;
   for (size_t D : Dropped)
     Sites[D].Why = Reason::VaryingCondition;

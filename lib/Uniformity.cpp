@@ -174,6 +174,16 @@ const Stmt *UniformityAnalysis::parentOf(const Stmt *S) {
   return It == Parents.end() ? nullptr : It->second;
 }
 
+bool UniformityAnalysis::unchangedKernelParameter(const ParmVarDecl *P) {
+  if (!F->hasAttr<CUDAGlobalAttr>() || P->getDeclContext() != F)
+    return false;
+  // A pointer must keep its value; a by-value struct its own storage (stores
+  // through its pointer members leave it unchanged).
+  if (P->getType()->isPointerType())
+    return !findWrite(F->getBody(), P, /*Through=*/false);
+  return !findStorageWrite(F->getBody(), P);
+}
+
 bool UniformityAnalysis::isGridUniform(const Expr *E) {
   if (!E)
     return false;
@@ -189,9 +199,7 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
     if (isa<EnumConstantDecl, NonTypeTemplateParmDecl>(D))
       return true;
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
-      return F->hasAttr<CUDAGlobalAttr>() && P->getDeclContext() == F &&
-             !findWrite(F->getBody(), P,
-                        /*Through=*/!P->getType()->isPointerType());
+      return unchangedKernelParameter(P);
     if (const auto *V = dyn_cast<VarDecl>(D))
       return V->hasGlobalStorage() && !V->isLocalVarDecl() &&
              (V->hasAttr<CUDAConstantAttr>() ||
@@ -211,6 +219,23 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
            isGridUniform(CO->getFalseExpr());
   if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
     return isGridUniform(CE->getSubExpr());
+  // An array member of a uniform struct (`p.cam.flags[1]`).
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Decay = dyn_cast<ImplicitCastExpr>(ASE->getBase());
+    return Decay && Decay->getCastKind() == CK_ArrayToPointerDecay &&
+           isGridUniform(Decay->getSubExpr()) && isGridUniform(ASE->getIdx());
+  }
+  // A pure function (a const method of a uniform object) of uniform values.
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !isPureCallee(FD))
+      return false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (!isGridUniform(MC->getImplicitObjectArgument()))
+        return false;
+    return llvm::all_of(Call->arguments(),
+                        [&](const Expr *A) { return isGridUniform(A); });
+  }
   return false;
 }
 
@@ -288,9 +313,7 @@ bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
       return false;
   }
   if (const auto *P = dyn_cast<ParmVarDecl>(V))
-    return F->hasAttr<CUDAGlobalAttr>() && P->getDeclContext() == F &&
-           !findWrite(F->getBody(), P,
-                      /*Through=*/!P->getType()->isPointerType());
+    return unchangedKernelParameter(P);
   if (!V->isLocalVarDecl())
     return V->hasGlobalStorage() && !V->hasAttr<CUDASharedAttr>() &&
            (V->hasAttr<CUDAConstantAttr>() || V->getType().isConstQualified() ||
@@ -485,6 +508,10 @@ bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
       return isGroupAccessor(FD->getName());
     if (!FD || !isPureCallee(FD))
       return false;
+    // A method reads its object too.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (!isUniform(MC->getImplicitObjectArgument(), TrustLoads))
+        return false;
     return llvm::all_of(Call->arguments(), [&](const Expr *A) {
       return isUniform(A, TrustLoads);
     });

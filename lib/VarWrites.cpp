@@ -26,20 +26,43 @@ const VarDecl *rootVariable(const Expr *E) {
   return nullptr;
 }
 
-static bool designates(const Expr *E, const VarDecl *V, bool Through) {
+/// The variable whose own storage \p E designates: `v`, `v.a.b`, `v.arr[i]`;
+/// never through a pointer (`v.ptr[i]`, `*v.ptr`, `v.ptr->x`).
+static const VarDecl *storageRoot(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+      E = ME->getBase();
+    else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E);
+             ASE &&
+             ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      E = ASE->getBase()->IgnoreParenImpCasts();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+enum class WriteMode { Direct, Through, Storage };
+
+static bool designates(const Expr *E, const VarDecl *V, WriteMode Mode) {
   if (!E)
     return false;
   const Expr *Stripped = E->IgnoreParenCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Stripped))
     return DRE->getDecl() == V;
-  return Through && rootVariable(Stripped) == V;
+  if (Mode == WriteMode::Storage)
+    return storageRoot(Stripped) == V;
+  return Mode == WriteMode::Through && rootVariable(Stripped) == V;
 }
 
 static bool isNonConstReference(QualType T) {
   return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
 }
 
-static const Stmt *writeIn(const Stmt *S, const VarDecl *V, bool Through) {
+static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
   if (!S)
     return nullptr;
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -58,19 +81,27 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, bool Through) {
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       if (!designates(Call->getArg(I), V, Through))
         continue;
+      // A decayed member array lets the callee store into the variable.
+      if (Through == WriteMode::Storage &&
+          Call->getArg(I)->IgnoreParenImpCasts()->getType()->isArrayType())
+        return S;
       // Unknown callee or parameter: it may bind a non-const reference.
       if (!FD || I < Shift || I - Shift >= FD->getNumParams() ||
           isNonConstReference(FD->getParamDecl(I - Shift)->getType()))
         return S;
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      if (designates(MC->getImplicitObjectArgument(), V, Through))
+      if (designates(MC->getImplicitObjectArgument(), V, Through) &&
+          !(Through == WriteMode::Storage && MC->getMethodDecl() &&
+            MC->getMethodDecl()->isConst()))
         return S;
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
         if (isNonConstReference(VD->getType()) && VD->getInit() &&
-            designates(VD->getInit(), V, true))
+            designates(VD->getInit(), V,
+                       Through == WriteMode::Storage ? Through
+                                                     : WriteMode::Through))
           return S;
   }
   for (const Stmt *Child : S->children())
@@ -80,7 +111,11 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, bool Through) {
 }
 
 const Stmt *findWrite(const Stmt *Root, const VarDecl *V, bool Through) {
-  return writeIn(Root, V, Through);
+  return writeIn(Root, V, Through ? WriteMode::Through : WriteMode::Direct);
+}
+
+const Stmt *findStorageWrite(const Stmt *Root, const VarDecl *V) {
+  return writeIn(Root, V, WriteMode::Storage);
 }
 
 } // namespace distwar

@@ -55,6 +55,8 @@ public:
   const clang::Stmt *parentOf(const clang::Stmt *S);
 
 private:
+  /// A parameter of this kernel that the kernel never changes.
+  bool unchangedKernelParameter(const clang::ParmVarDecl *P);
   bool uniformVar(const clang::VarDecl *V, bool TrustLoads);
   bool uniformLoad(const clang::Expr *Base, const clang::Expr *Index,
                    const clang::Expr *Whole, bool TrustLoads);

@@ -18,6 +18,14 @@ const clang::VarDecl *rootVariable(const clang::Expr *E);
 const clang::Stmt *findWrite(const clang::Stmt *Root, const clang::VarDecl *V,
                              bool Through);
 
+/// The first statement in \p Root that may change the storage of \p V
+/// itself, members and member arrays included (`v.a = x`, `v.arr[i] = x`,
+/// `&v.a`, a non-const method of `v.a`), but not stores through pointers it
+/// holds (`v.ptr[i] = x`, `&v.ptr[i]`): a by-value struct parameter whose
+/// pointer members are written through stays unchanged.
+const clang::Stmt *findStorageWrite(const clang::Stmt *Root,
+                                    const clang::VarDecl *V);
+
 } // namespace distwar
 
 #endif

@@ -1,0 +1,67 @@
+// A condition that reads only kernel parameters (members of by-value struct
+// parameters included), constants and literals is grid-uniform: the field
+// under it joins its group as a conditional field. Stores through the
+// struct's pointer members do not change the struct; stores into the struct
+// itself (a member, a member array, a non-const method) do.
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %FileCheck %s < %t.txt
+// RUN: %FileCheck %s --check-prefix=OUT < %t.cu
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+
+struct Camera {
+  bool orthogonal;
+  int flags[2];
+  __device__ void toggle() { orthogonal = !orthogonal; }
+  __device__ bool isOrtho() const { return orthogonal; }
+};
+struct Args {
+  Camera cam;
+  float *ga, *gb, *gc;
+  const int *ids;
+  int n;
+};
+
+__global__ void nestedMember(const Args p) {
+  int i = p.ids[threadIdx.x];
+  atomicAdd(&p.ga[i], 1.f);
+  if (!p.cam.orthogonal && p.cam.flags[1] > 2)
+    atomicAdd(&p.gb[i], 2.f);
+  atomicAdd(&p.gc[i], 3.f);
+}
+// CHECK-DAG: group nestedMember#0: batched (serial) key=i type=float sites=3 slots=3
+// OUT: if (!p.cam.orthogonal && p.cam.flags[1] > 2)
+// OUT-NEXT: {{^}} distwar_batch0.set(1, &p.gb[i], 2.f);
+
+__global__ void memberWritten(Args p) {
+  int i = p.ids[threadIdx.x];
+  p.cam.orthogonal = i > 3;
+  atomicAdd(&p.ga[i], 1.f);
+  if (!p.cam.orthogonal)
+    atomicAdd(&p.gb[i], 2.f);
+  atomicAdd(&p.gc[i], 3.f);
+}
+// CHECK-DAG: group memberWritten#0: batched (serial) key=i type=float sites=2 slots=2
+// CHECK-DAG: unchanged atomicAdd in memberWritten {{.*}}[DW0020 varying-condition
+
+__global__ void memberArrayWritten(Args p) {
+  int i = p.ids[threadIdx.x];
+  p.cam.flags[1] = i;
+  atomicAdd(&p.ga[i], 1.f);
+  if (p.cam.flags[1] > 2)
+    atomicAdd(&p.gb[i], 2.f);
+  atomicAdd(&p.gc[i], 3.f);
+}
+// CHECK-DAG: group memberArrayWritten#0: batched (serial) key=i type=float sites=2 slots=2
+
+__global__ void nonConstMethod(Args p) {
+  int i = p.ids[threadIdx.x];
+  if (i > 3)
+    p.cam.toggle();
+  atomicAdd(&p.ga[i], 1.f);
+  if (p.cam.isOrtho())
+    atomicAdd(&p.gb[i], 2.f);
+  atomicAdd(&p.gc[i], 3.f);
+}
+// CHECK-DAG: group nonConstMethod#0: batched (serial) key=i type=float sites=2 slots=2
+// CHECK-DAG: unchanged atomicAdd in memberArrayWritten {{.*}}[DW0020 varying-condition
+// CHECK-DAG: unchanged atomicAdd in nonConstMethod {{.*}}[DW0020 varying-condition
