@@ -1,6 +1,7 @@
 //===- AtomicSites.cpp - atomicAdd calls in device code -------------------===//
 
 #include "distwar/AtomicSites.h"
+#include "distwar/OpaqueKeys.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -408,10 +409,19 @@ private:
     }
     const Expr *BaseExpr = Base->IgnoreParenImpCasts();
     // `p.grad[key]`: a pointer member of a struct variable.
+    // `p.cubemap.d_val[key]`: members of members of it, too.
     const FieldDecl *Field = nullptr;
+    NestedField = false;
     if (const auto *ME = dyn_cast<MemberExpr>(BaseExpr); ME && !ME->isArrow())
-      if ((Field = dyn_cast<FieldDecl>(ME->getMemberDecl())))
+      if ((Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))) {
         BaseExpr = ME->getBase()->IgnoreParenImpCasts();
+        while (const auto *Outer = dyn_cast<MemberExpr>(BaseExpr)) {
+          if (Outer->isArrow() || !isa<FieldDecl>(Outer->getMemberDecl()))
+            break;
+          BaseExpr = Outer->getBase()->IgnoreParenImpCasts();
+          NestedField = true;
+        }
+      }
     const auto *BaseRef = dyn_cast<DeclRefExpr>(BaseExpr);
     const auto *Buffer =
         BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
@@ -442,7 +452,7 @@ private:
       Site.Why = Reason::BufferNotUniform;
     else if (!isIntegralKey(Site.Key, Ctx))
       Site.Why = Reason::KeyNotIntegral;
-    else if (Site.Key->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true))
+    else if (keyHasSideEffects(Site.Key, Ctx))
       Site.Why = Reason::KeyHasSideEffects;
   }
 
@@ -551,7 +561,8 @@ private:
       return P->getDeclContext() == Function &&
              !findWrite(Function->getBody(), V, /*Through=*/false) &&
              (!Field || T.isConstQualified() ||
-              !writesMember(Function->getBody(), V, Field));
+              (NestedField ? !findStorageWrite(Function->getBody(), V)
+                           : !writesMember(Function->getBody(), V, Field)));
     return V->hasGlobalStorage() && !V->isLocalVarDecl() &&
            !V->isStaticDataMember();
   }
@@ -562,6 +573,9 @@ private:
   const FunctionDecl *Function = nullptr;
   std::vector<const Stmt *> Stack;
   bool TypeFromBuffer = false;
+  /// The buffer is a member of a member (`p.cubemap.d_val`): any store into
+  /// the struct counts as a change of it.
+  bool NestedField = false;
   bool InMainFile = true;
 };
 

@@ -1,6 +1,7 @@
 //===- GroupSafety.cpp - may a group's atomics be deferred? ---------------===//
 
 #include "distwar/GroupSafety.h"
+#include "distwar/OpaqueKeys.h"
 #include "distwar/Uniformity.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/Attr.h"
@@ -401,6 +402,14 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
   if (findIterationExit(G))
     return Reason::LeavesIteration;
+  // Opaque call keys differing in constant arguments (one texel's channels)
+  // share a primitive only when every lane evaluates the same call.
+  const Expr *FirstKey = Sites[G.Sites.front()].Key;
+  if (llvm::any_of(
+          G.Sites,
+          [&](size_t I) { return keysDiffer(FirstKey, Sites[I].Key, Ctx); }) &&
+      !U.isUniform(FirstKey))
+    return Reason::OpaqueKeyVaries;
 
   // The key is evaluated again at the reduction: its variables must be
   // visible before the region and unchanged inside it.

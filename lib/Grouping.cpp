@@ -1,6 +1,7 @@
 //===- Grouping.cpp - sites that update one primitive per iteration -------===//
 
 #include "distwar/Grouping.h"
+#include "distwar/OpaqueKeys.h"
 #include "distwar/Uniformity.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -132,7 +133,7 @@ std::vector<SiteGroup> groupSites(ASTContext &Ctx,
     if (S.Why != Reason::None)
       continue;
     llvm::FoldingSetNodeID Id;
-    S.Key->Profile(Id, Ctx, /*Canonical=*/true);
+    profileGroupKey(S.Key, Id, Ctx);
     // Keys are compared by structure; the profile's hash picks a bucket and
     // the full ID is compared below.
     unsigned Hash = Id.ComputeHash();

@@ -1,6 +1,7 @@
 //===- VarWrites.cpp - where a variable may change ------------------------===//
 
 #include "distwar/VarWrites.h"
+#include "distwar/GroupSafety.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -62,6 +63,13 @@ static bool isNonConstReference(QualType T) {
   return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
 }
 
+/// A const method changes nothing of its object's storage; a pure one
+/// (stores only to its locals) nothing it points to either.
+static bool readsOnly(const CXXMemberCallExpr *MC, WriteMode Mode) {
+  const CXXMethodDecl *M = MC->getMethodDecl();
+  return M && M->isConst() && (Mode == WriteMode::Storage || isPureCallee(M));
+}
+
 static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
   if (!S)
     return nullptr;
@@ -92,8 +100,7 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (designates(MC->getImplicitObjectArgument(), V, Through) &&
-          !(Through == WriteMode::Storage && MC->getMethodDecl() &&
-            MC->getMethodDecl()->isConst()))
+          !readsOnly(MC, Through))
         return S;
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
