@@ -423,9 +423,12 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   if (!Plan.UniformTrips)
     Plan.TripReason = Reason::TripCountVaries;
 
-  // An early return before the loop becomes the flag's first term.
-  if (Reason R = planEarlyReturn(Ctx, G, U, Loop, Plan); R != Reason::None)
-    return R;
+  // An early return before the loop becomes the flag's first term where
+  // provable. Where not, lanes that returned are simply absent at the call:
+  // the runtime reduces only warps whose 32 lanes are all present and sends
+  // the others as plain atomics, so the butterfly stays correct and only
+  // edge warps lose the reduction (reported as a note).
+  Plan.EarlyReturnNote = planEarlyReturn(Ctx, G, U, Loop, Plan);
 
   // The live flag and the guards.
   std::string Init;

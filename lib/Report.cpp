@@ -43,8 +43,9 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
       if (!G.Variant.empty()) {
         OS << " (" << G.Variant;
         if (G.Note != Reason::None)
-          OS << "; not butterfly: " << reasonInfo(G.Note).Code << " "
-             << reasonInfo(G.Note).Name;
+          OS << (G.Variant.rfind("butterfly", 0) == 0 ? "; note: "
+                                                      : "; not butterfly: ")
+             << reasonInfo(G.Note).Code << " " << reasonInfo(G.Note).Name;
         OS << ")";
       }
       OS << " key=" << G.Key << " type=" << G.Type

@@ -90,6 +90,7 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
           Changed = true;
           break;
         }
+        D.Note = D.Flags.EarlyReturnNote;
         if (Keys[I] == KeyUniformity::Uniform)
           D.Kind = GroupVariant::ButterflyUniform;
         else

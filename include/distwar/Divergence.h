@@ -49,6 +49,9 @@ struct FlagPlan {
   /// Every lane of a warp runs the same iterations (so a uniform key may skip
   /// the run-time key check).
   bool UniformTrips = false;
+  /// Why an early return before the loop could not join the flag (lanes
+  /// that took it are absent at the call; their warps use plain atomics).
+  Reason EarlyReturnNote = Reason::None;
   /// Why UniformTrips is false.
   Reason TripReason = Reason::None;
   /// Groups of one iteration share the live flag, each with its own batch

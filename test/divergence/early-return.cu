@@ -1,6 +1,8 @@
 // An early return before the loop (a texel outside the image) becomes the
 // active flag's first term, so edge warps reach the butterfly too; where
-// that cannot be proven, the group stays serial with the reason.
+// that cannot be proven the return stays, the group keeps the butterfly with
+// a note (lanes that returned are absent at the call, and the runtime sends
+// such warps as plain atomics), and only a per-lane trip count makes it serial.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
@@ -42,7 +44,8 @@ __global__ void loadBetween(float *gx, float *gy, const float *w, int n,
 }
 // CHECK-LABEL: __global__ void loadBetween(
 // CHECK: return;
-// REPORT: group loadBetween#0: batched (serial; not butterfly: DW0037 early-return)
+// CHECK: distwar_key0 = t; ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0,
+// REPORT: group loadBetween#0: batched (butterfly-uniform; note: DW0037 early-return)
 
 // Code after the loop would run for returned lanes.
 __global__ void codeAfter(float *gx, float *gy, float *out, int n, int k) {
@@ -55,7 +58,7 @@ __global__ void codeAfter(float *gx, float *gy, float *out, int n, int k) {
   }
   out[px] = 1.f;
 }
-// REPORT: group codeAfter#0: batched (serial; not butterfly: DW0037 early-return)
+// REPORT: group codeAfter#0: batched (butterfly-uniform; note: DW0037 early-return)
 
 // A barrier in the loop: returned lanes never executed it.
 __global__ void barrier(float *gx, float *gy, int n, int k) {
@@ -69,7 +72,7 @@ __global__ void barrier(float *gx, float *gy, int n, int k) {
     atomicAdd(&gy[t], 2.f);
   }
 }
-// REPORT: group barrier#0: batched (serial; not butterfly: DW0037 early-return)
+// REPORT: group barrier#0: batched (butterfly-uniform; note: DW0037 early-return)
 
 // Per-lane trip count after the return.
 __global__ void laneBound(float *gx, float *gy, int n) {
@@ -81,4 +84,4 @@ __global__ void laneBound(float *gx, float *gy, int n) {
     atomicAdd(&gy[t], 2.f);
   }
 }
-// REPORT: group laneBound#0: batched (serial; not butterfly: DW0037 early-return)
+// REPORT: group laneBound#0: batched (serial; not butterfly: DW0025 trip-count-varies)
