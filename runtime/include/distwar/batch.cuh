@@ -36,6 +36,8 @@ template <typename T, int N> struct Batch {
   /// per SM: 2 -> 3 and 2 -> 4).
   T *addr[N];
   T val[N];
+  using Type = T;
+  static constexpr int kSize = N;
   static constexpr int kWords = (N + 31) / 32;
   unsigned present[kWords];
 
@@ -58,6 +60,53 @@ template <typename T, int N> struct Batch {
   /// The slot's address, nullptr where it was not set.
   __device__ __forceinline__ T *address(int slot) const {
     return has(slot) ? addr[slot] : nullptr;
+  }
+  /// The slot's value, zero where it was not set.
+  __device__ __forceinline__ T value(int slot) const {
+    return has(slot) ? val[slot] : T(0);
+  }
+};
+
+/// A values-only batch (deferred addresses): set() keeps the value and a
+/// presence bit; the address argument is evaluated where the atomic was but
+/// not stored, so its arithmetic is removed. The reductions take an `addrOf`
+/// callable, `T *addrOf(int k)`, that rebuilds field k's address from the
+/// key (nullptr when absent); only the issuing lane(s) call it, after the
+/// reduction, with k a compile-time constant after unrolling. This keeps N
+/// addresses (2N registers) out of the live state between the sites and the
+/// reduction.
+template <typename T, int N> struct Fields {
+  static_assert(N >= 1, "a batch holds at least one field");
+  static_assert(std::is_same<T, float>::value ||
+                    std::is_same<T, double>::value ||
+                    std::is_same<T, int>::value ||
+                    std::is_same<T, unsigned>::value ||
+                    std::is_same<T, unsigned long long>::value,
+                "Fields element types: float, double, int, unsigned, "
+                "unsigned long long (the types atomicAdd accepts)");
+
+  /// As Batch::val: slots not set are left uninitialised on purpose.
+  T val[N];
+  using Type = T;
+  static constexpr int kSize = N;
+  static constexpr int kWords = (N + 31) / 32;
+  unsigned present[kWords];
+
+  __device__ __forceinline__ Fields() {
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+      present[w] = 0u;
+  }
+
+  __device__ __forceinline__ void set(int slot, T *a, T v) {
+    (void)a;
+    val[slot] = v;
+    present[slot / 32] |= 1u << (slot % 32);
+  }
+
+  /// Whether slot i was set.
+  __device__ __forceinline__ bool has(int slot) const {
+    return (present[slot / 32] >> (slot % 32)) & 1u;
   }
   /// The slot's value, zero where it was not set.
   __device__ __forceinline__ T value(int slot) const {

@@ -88,30 +88,37 @@ __device__ __forceinline__ MatchType<Key> matchKey(Key key) {
   return static_cast<MatchType<Key>>(key);
 }
 
-/// The batch's raw addresses and values (zero where `use` is false). Slots
-/// that were not set hold garbage in both: their sums are never issued,
-/// because every issuing lane checks its own `has` (a slot is set in all
-/// lanes of one key or in none), so the garbage stays in a discarded sum.
-/// Reading the raw arrays here rather than address()/value() keeps the
-/// batch's live ranges short (see Batch; in the 3DGS backward, address()/
-/// value() here: 80 registers with kScatterLaneK and 80/118 with
-/// kLeader/kTreeLaneK; raw: 64 and 80/80).
-template <typename T, int N>
-__device__ __forceinline__ void unpack(const Batch<T, N> &b, bool use,
-                                       T *(&addr)[N], T (&val)[N]) {
+/// The batch's raw values (zero where `use` is false). Slots that were not
+/// set hold garbage: their sums are never issued, because every issuing lane
+/// checks its own `has` (a slot is set in all lanes of one key or in none),
+/// so the garbage stays in a discarded sum. Reading the raw arrays here
+/// rather than address()/value() keeps the batch's live ranges short (see
+/// Batch; in the 3DGS backward, address()/value() here: 80 registers with
+/// kScatterLaneK and 80/118 with kLeader/kTreeLaneK; raw: 64 and 80/80).
+/// Batch-like types B (Batch, Fields) provide val[], has(i) and kWords.
+template <typename B, typename T, int N>
+__device__ __forceinline__ void unpackValues(const B &b, bool use,
+                                             T (&val)[N]) {
 #pragma unroll
-  for (int i = 0; i < N; ++i) {
-    addr[i] = b.addr[i];
+  for (int i = 0; i < N; ++i)
     val[i] = use ? b.val[i] : T(0);
-  }
 }
 
+/// The address source of a Batch: its raw addresses (see unpackValues).
+/// Fields use the caller's addrOf instead. Address sources are called with
+/// compile-time indices only (after unrolling), so no array is indexed
+/// dynamically.
+template <typename T, int N> struct BatchAddress {
+  const Batch<T, N> &b;
+  __device__ __forceinline__ T *operator()(int i) const { return b.addr[i]; }
+};
+
 /// Whether field k (a run-time index) was set in this lane's batch.
-template <typename T, int N>
-__device__ __forceinline__ bool hasField(const Batch<T, N> &b, int k) {
+template <typename B>
+__device__ __forceinline__ bool hasField(const B &b, int k) {
   bool has = false;
 #pragma unroll
-  for (int w = 0; w < Batch<T, N>::kWords; ++w)
+  for (int w = 0; w < B::kWords; ++w)
     if (k / 32 == w)
       has = b.has(w * 32 + k % 32);
   return has;
@@ -119,14 +126,23 @@ __device__ __forceinline__ bool hasField(const Batch<T, N> &b, int k) {
 
 /// Sums `val` (combined from the lanes of one key) at this lane's addresses,
 /// skipping the slots `b` (this lane's batch) did not set.
-template <typename T, int N>
-__device__ __forceinline__ void plainAtomics(const Batch<T, N> &b,
-                                             T *const (&addr)[N],
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void plainAtomics(const B &b, const A &addr,
                                              const T (&val)[N]) {
 #pragma unroll
-  for (int i = 0; i < N; ++i)
-    if (b.has(i) && addr[i] != nullptr)
-      atomicAdd(addr[i], val[i]);
+  for (int i = 0; i < N; ++i) {
+    if (b.has(i)) {
+      T *const a = addr(i);
+      if (a != nullptr)
+        atomicAdd(a, val[i]);
+    }
+  }
+}
+
+/// This lane's own fields, unreduced.
+template <typename B, typename A>
+__device__ __forceinline__ void ownAtomics(const B &b, const A &addr) {
+  plainAtomics(b, addr, b.val);
 }
 
 template <typename T, int N>
@@ -141,25 +157,24 @@ __device__ __forceinline__ void plainAtomics(const Batch<T, N> &b) {
 
 /// Field k of register arrays without dynamic indexing (which would move the
 /// arrays to local memory): a chain of selects.
-template <typename T, int N>
-__device__ __forceinline__ void selectField(int k, T *const (&addr)[N],
+template <typename A, typename T, int N>
+__device__ __forceinline__ void selectField(int k, const A &addr,
                                             const T (&val)[N], T *&a, T &v) {
   a = nullptr;
   v = T(0);
 #pragma unroll
   for (int i = 0; i < N; ++i) {
     if (i == k) {
-      a = addr[i];
+      a = addr(i);
       v = val[i];
     }
   }
 }
 
 /// Fields rank, rank + count, ... from this lane, with its own addresses.
-template <typename T, int N>
-__device__ __forceinline__ void
-issueStrided(const Batch<T, N> &b, int rank, int count, T *const (&addr)[N],
-             const T (&sum)[N]) {
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void issueStrided(const B &b, int rank, int count,
+                                             const A &addr, const T (&sum)[N]) {
   for (int k = rank; k < N; k += count) {
     T *a;
     T v;
@@ -171,10 +186,9 @@ issueStrided(const Batch<T, N> &b, int rank, int count, T *const (&addr)[N],
 
 /// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
 /// outside `active`); `active` is non-empty and its lanes' addresses are valid.
-template <Strategy S, typename T, int N>
-__device__ __forceinline__ void reduceFullWarp(const Batch<T, N> &b, T (&v)[N],
-                                               T *const (&addr)[N],
-                                               unsigned active) {
+template <Strategy S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
+                                               const A &addr, unsigned active) {
   const int lane = laneId();
   const bool isActive = (active >> lane) & 1u;
   const int count = popCount(active);
@@ -256,10 +270,10 @@ __device__ __forceinline__ void reduceFullWarp(const Batch<T, N> &b, T (&v)[N],
 /// field i lands on rank i mod g (kLeader: rank 0). The source of every field
 /// is the same lane, rank (r + offset) mod g, so one lane search per step
 /// serves all fields. Every lane in `mask` runs the same number of steps.
-template <Strategy S, typename T, int N>
-__device__ __forceinline__ void reduceSegmented(const Batch<T, N> &b,
-                                                T (&v)[N], T *const (&addr)[N],
-                                                unsigned mask, unsigned peers) {
+template <Strategy S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
+                                                const A &addr, unsigned mask,
+                                                unsigned peers) {
   constexpr bool kRotate = S != Strategy::kLeader;
   const int groupSize = popCount(peers);
   const int rank = popCount(peers & laneMaskLt());
@@ -295,14 +309,14 @@ __device__ __forceinline__ void reduceSegmented(const Batch<T, N> &b,
   }
 }
 
-template <Strategy S, bool CheckKey, typename T, int N, typename Key>
-__device__ __forceinline__ void butterfly(const Batch<T, N> &b, bool active,
-                                          Key key, int threshold) {
+template <Strategy S, bool CheckKey, typename B, typename A, typename Key>
+__device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
+                                          int threshold, const A &addr) {
   // Only a warp whose 32 lanes execute this call together is reduced. Lanes
   // that are absent (exited, diverged, not yet arrived) are never waited for.
   if (__activemask() != kFullMask) {
     if (active)
-      plainAtomics(b);
+      ownAtomics(b, addr);
     return;
   }
   const unsigned ballot = __ballot_sync(kFullMask, active);
@@ -321,13 +335,32 @@ __device__ __forceinline__ void butterfly(const Batch<T, N> &b, bool active,
   }
   if (!reduce) {
     if (active)
-      plainAtomics(b);
+      ownAtomics(b, addr);
     return;
   }
-  T *addr[N];
-  T v[N];
-  unpack(b, active, addr, v);
+  typename B::Type v[B::kSize];
+  unpackValues(b, active, v);
   reduceFullWarp<S>(b, v, addr, ballot);
+}
+
+template <Strategy S, typename B, typename A, typename Key>
+__device__ __forceinline__ void serial(const B &b, Key key, int threshold,
+                                       const A &addr) {
+  const unsigned mask = __activemask();
+  const int calling = popCount(mask);
+  if (!__all_sync(mask, calling >= threshold)) {
+    ownAtomics(b, addr);
+    return;
+  }
+  const unsigned peers = __match_any_sync(mask, matchKey(key));
+  typename B::Type v[B::kSize];
+  unpackValues(b, true, v);
+  // One key over the whole warp is the butterfly's case: every lane agrees on
+  // it (peers is the same full mask in all of them).
+  if (peers == kFullMask)
+    reduceFullWarp<S>(b, v, addr, kFullMask);
+  else
+    reduceSegmented<S>(b, v, addr, mask, peers);
 }
 
 } // namespace detail
@@ -345,22 +378,18 @@ __device__ __forceinline__ void reducePlain(const Batch<T, N> &b) {
 template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
 __device__ __forceinline__ void reduceSerial(const Batch<T, N> &b, Key key,
                                              int threshold) {
-  const unsigned mask = __activemask();
-  const int calling = detail::popCount(mask);
-  if (!__all_sync(mask, calling >= threshold)) {
-    detail::plainAtomics(b);
-    return;
-  }
-  const unsigned peers = __match_any_sync(mask, detail::matchKey(key));
-  T *addr[N];
-  T v[N];
-  detail::unpack(b, true, addr, v);
-  // One key over the whole warp is the butterfly's case: every lane agrees on
-  // it (peers is the same full mask in all of them).
-  if (peers == detail::kFullMask)
-    detail::reduceFullWarp<S>(b, v, addr, detail::kFullMask);
-  else
-    detail::reduceSegmented<S>(b, v, addr, mask, peers);
+  detail::serial<S>(b, key, threshold, detail::BatchAddress<T, N>{b});
+}
+
+/// As reduceSerial, with deferred addresses: `addrOf(k)` (k a compile-time
+/// constant) returns field k's address for this lane's key, or nullptr;
+/// only issuing lanes call it, after the reduction.
+template <Strategy S = kDefaultStrategy, typename T, int N, typename Key,
+          typename AddrOf>
+__device__ __forceinline__ void reduceSerial(const Fields<T, N> &f, Key key,
+                                             int threshold,
+                                             const AddrOf &addrOf) {
+  detail::serial<S>(f, key, threshold, addrOf);
 }
 
 /// Every lane of the warp is meant to call; inactive lanes pass
@@ -371,7 +400,17 @@ __device__ __forceinline__ void reduceSerial(const Batch<T, N> &b, Key key,
 template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
 __device__ __forceinline__ void
 reduceButterfly(const Batch<T, N> &b, bool active, Key key, int threshold) {
-  detail::butterfly<S, /*CheckKey=*/true>(b, active, key, threshold);
+  detail::butterfly<S, /*CheckKey=*/true>(b, active, key, threshold,
+                                          detail::BatchAddress<T, N>{b});
+}
+
+/// As reduceButterfly, with deferred addresses (see reduceSerial).
+template <Strategy S = kDefaultStrategy, typename T, int N, typename Key,
+          typename AddrOf>
+__device__ __forceinline__ void
+reduceButterfly(const Fields<T, N> &f, bool active, Key key, int threshold,
+                const AddrOf &addrOf) {
+  detail::butterfly<S, /*CheckKey=*/true>(f, active, key, threshold, addrOf);
 }
 
 /// As reduceButterfly, for a key the rewriter proved warp-uniform: no key
@@ -380,8 +419,17 @@ template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
 __device__ __forceinline__ void reduceButterflyUniform(const Batch<T, N> &b,
                                                        bool active, Key key,
                                                        int threshold) {
-  (void)key;
-  detail::butterfly<S, /*CheckKey=*/false>(b, active, key, threshold);
+  detail::butterfly<S, /*CheckKey=*/false>(b, active, key, threshold,
+                                           detail::BatchAddress<T, N>{b});
+}
+
+/// As reduceButterflyUniform, with deferred addresses (see reduceSerial).
+template <Strategy S = kDefaultStrategy, typename T, int N, typename Key,
+          typename AddrOf>
+__device__ __forceinline__ void
+reduceButterflyUniform(const Fields<T, N> &f, bool active, Key key,
+                       int threshold, const AddrOf &addrOf) {
+  detail::butterfly<S, /*CheckKey=*/false>(f, active, key, threshold, addrOf);
 }
 
 namespace detail {

@@ -45,6 +45,63 @@ __device__ __forceinline__ void reduceOne(const distwar::Batch<T, N> &b,
   }
 }
 
+template <Variant V, Strategy S, typename T, int N, typename Key,
+          typename AddrOf>
+__device__ __forceinline__ void reduceOne(const distwar::Fields<T, N> &f,
+                                          bool active, Key key, int threshold,
+                                          const AddrOf &addrOf) {
+  if constexpr (V == Variant::kSerial) {
+    if (active)
+      distwar::reduceSerial<S>(f, key, threshold, addrOf);
+  } else if constexpr (V == Variant::kButterfly) {
+    distwar::reduceButterfly<S>(f, active, key, threshold, addrOf);
+  } else {
+    distwar::reduceButterflyUniform<S>(f, active, key, threshold, addrOf);
+  }
+}
+
+/// The deferred-address form (Fields + addrOf, as the rewriter emits it):
+/// the same inputs and reference as reduceKernel; the addresses are rebuilt
+/// from the key by the issuing lanes.
+template <Variant V, Strategy S, typename T, int N>
+__global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
+                                   const unsigned char *flags, int n,
+                                   int threshold, unsigned nullFields) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) // edge tile
+    return;
+  const unsigned char f = flags[i];
+  if (f & kExit) // a lane that returned early
+    return;
+  const bool active = f & kActive;
+  const int key = keys[i];
+  distwar::Fields<T, N> b;
+  if (active) {
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
+            vals[i * N + k]);
+  }
+  auto addrOf = [&](int slot) -> T * {
+    if (slot >= 0 && slot < N) {
+      const int k = slot;
+      return (nullFields >> k) & 1u ? nullptr : &out[key * N + k];
+    }
+    return nullptr;
+  };
+  if (f & kSplit) {
+    if (threadIdx.x & 1) {
+      __nanosleep(200);
+      reduceOne<V, S>(b, active, key, threshold, addrOf);
+    } else {
+      reduceOne<V, S>(b, active, static_cast<long long>(key), threshold,
+                      addrOf);
+    }
+  } else {
+    reduceOne<V, S>(b, active, key, threshold, addrOf);
+  }
+}
+
 template <Variant V, Strategy S, typename T, int N>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
@@ -163,7 +220,7 @@ struct Options {
   bool small = false;
 };
 
-template <Variant V, Strategy S, typename T, int N>
+template <Variant V, Strategy S, typename T, int N, bool Deferred = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
   T *dOut, *dVals;
@@ -199,12 +256,17 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
       gpucheck::require(
           cudaMemcpy(dFlags, in.flags.data(), kThreads, cudaMemcpyHostToDevice),
           "cudaMemcpy");
-      const std::string what = std::string(variantName(V)) + " strategy " +
-                               std::to_string(static_cast<int>(S)) + " " +
-                               typeName<T>() + " N=" + std::to_string(N) + " " +
-                               pattern.name + " threshold " + std::to_string(t);
-      reduceKernel<V, S, T, N><<<kThreads / kBlock, kBlock>>>(
-          dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
+      const std::string what =
+          std::string(variantName(V)) + " strategy " +
+          std::to_string(static_cast<int>(S)) + " " + typeName<T>() +
+          " N=" + std::to_string(N) + " " + pattern.name + " threshold " +
+          std::to_string(t) + (Deferred ? " (deferred addresses)" : "");
+      if constexpr (Deferred)
+        reduceFieldsKernel<V, S, T, N><<<kThreads / kBlock, kBlock>>>(
+            dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
+      else
+        reduceKernel<V, S, T, N><<<kThreads / kBlock, kBlock>>>(
+            dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
       gpucheck::waitOrDie(what);
       gpucheck::require(cudaMemcpy(out.data(), dOut, sizeof(T) * out.size(),
@@ -264,6 +326,16 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   runCase<Variant::kUniform, Strategy::kLeader, T, N>(tally, rng, opt);
   runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
   runCase<Variant::kUniform, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
+  // Deferred addresses (Fields + addrOf).
+  runCase<Variant::kSerial, Strategy::kLeader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, true>(tally, rng,
+                                                                 opt);
+  runCase<Variant::kButterfly, Strategy::kLeader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kButterfly, Strategy::kTreeLaneK, T, N, true>(tally, rng,
+                                                                 opt);
+  runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true>(tally, rng,
+                                                                    opt);
+  runCase<Variant::kUniform, Strategy::kLeader, T, N, true>(tally, rng, opt);
 }
 
 template <typename T>
