@@ -13,6 +13,7 @@
 #include "kernel_variants.h"
 #include "spheres_reference.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,32 +54,56 @@ Field<T> field(const std::vector<T> &v, size_t stride = 1, size_t offset = 0) {
   return Field<T>{&v, stride, offset};
 }
 
-// Relative L2 error of `got` against `want`; every element of `got` finite.
-// An all-zero reference needs an all-zero result.
+// Relative L2 error of `got` against `want` over the finite elements of
+// `got`; the count of the others goes to `nonfinite`.
 template <typename G, typename W>
-void expectClose(const Field<G> &got, const Field<W> &want,
-                 const std::string &what) {
-  if (got.size() != want.size()) {
-    expect(false, what + ": size " + std::to_string(got.size()) + " vs " +
-                      std::to_string(want.size()));
-    return;
-  }
+double relL2(const Field<G> &got, const Field<W> &want,
+             size_t *nonfinite = nullptr) {
   double err = 0, norm = 0;
-  size_t nonfinite = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
     const double g = got[i], w = want[i];
     if (!std::isfinite(g)) {
-      ++nonfinite;
+      ++bad;
       continue;
     }
     err += (g - w) * (g - w);
     norm += w * w;
   }
-  const double rel = norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
-  const bool ok = nonfinite == 0 && rel <= kTolerance;
+  if (nonfinite)
+    *nonfinite = bad;
+  return norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
+}
+
+// Two float32 summations of the same terms in different orders differ by
+// rounding, and by much more where the terms cancel (conic gradients of
+// large splats). A launch of the plain kernel itself sums in a different
+// order each time, so its run-to-run difference measures what reordering
+// alone does to a field; another order may differ from plain by a few times
+// that. Dropped or misdirected gradients differ by orders of magnitude more.
+constexpr double kReorderMargin = 4;
+template <typename W, typename A>
+double reorderTolerance(const Field<W> &plain, const Field<A> &plainAgain) {
+  return std::max(kTolerance, kReorderMargin * relL2(plainAgain, plain));
+}
+
+// Relative L2 error of `got` against `want` within `tolerance`; every element
+// of `got` finite. An all-zero reference needs an all-zero result.
+template <typename G, typename W>
+void expectClose(const Field<G> &got, const Field<W> &want,
+                 const std::string &what, double tolerance = kTolerance) {
+  if (got.size() != want.size()) {
+    expect(false, what + ": size " + std::to_string(got.size()) + " vs " +
+                      std::to_string(want.size()));
+    return;
+  }
+  size_t nonfinite = 0;
+  const double rel = relL2(got, want, &nonfinite);
+  const bool ok = nonfinite == 0 && rel <= tolerance;
   char buf[256];
-  std::snprintf(buf, sizeof buf, ": rel L2 %.3g over %zu, %zu not finite", rel,
-                got.size(), nonfinite);
+  std::snprintf(buf, sizeof buf,
+                ": rel L2 %.3g (tolerance %.3g) over %zu, %zu not finite", rel,
+                tolerance, got.size(), nonfinite);
   expect(ok, what + buf);
 }
 
@@ -180,23 +205,36 @@ void compareGaussianGrads(const GaussianGrads &got,
                           const std::vector<W> &opacity,
                           const std::vector<W> &colors,
                           const std::vector<W> &invdepths, bool with_depth,
-                          const std::string &what) {
+                          const std::string &what,
+                          const GaussianGrads *plainAgain = nullptr) {
   const std::vector<float> m = flat(got.mean2D), c = flat(got.conic);
-  expectClose(field(m, 3, 0), field(mean2D, 3, 0), what + " dL_dmean2D.x");
-  expectClose(field(m, 3, 1), field(mean2D, 3, 1), what + " dL_dmean2D.y");
+  const std::vector<float> am = plainAgain ? flat(plainAgain->mean2D)
+                                           : std::vector<float>(),
+                           ac = plainAgain ? flat(plainAgain->conic)
+                                           : std::vector<float>();
+  // Against float64: kTolerance; against plain: its own reordering noise.
+  auto close = [&](auto gotField, auto wantField, auto againField,
+                   const std::string &name) {
+    expectClose(gotField, wantField, what + name,
+                plainAgain ? reorderTolerance(wantField, againField)
+                           : kTolerance);
+  };
+  close(field(m, 3, 0), field(mean2D, 3, 0), field(am, 3, 0), " dL_dmean2D.x");
+  close(field(m, 3, 1), field(mean2D, 3, 1), field(am, 3, 1), " dL_dmean2D.y");
   expectZero(field(m, 3, 2), what + " dL_dmean2D.z (unused)");
-  expectClose(field(c, 4, 0), field(conic, 4, 0), what + " dL_dconic2D.x");
-  expectClose(field(c, 4, 1), field(conic, 4, 1), what + " dL_dconic2D.y");
+  close(field(c, 4, 0), field(conic, 4, 0), field(ac, 4, 0), " dL_dconic2D.x");
+  close(field(c, 4, 1), field(conic, 4, 1), field(ac, 4, 1), " dL_dconic2D.y");
   expectZero(field(c, 4, 2), what + " dL_dconic2D.z (unused)");
-  expectClose(field(c, 4, 3), field(conic, 4, 3), what + " dL_dconic2D.w");
-  expectClose(field(got.opacity), field(opacity), what + " dL_dopacity");
+  close(field(c, 4, 3), field(conic, 4, 3), field(ac, 4, 3), " dL_dconic2D.w");
+  const GaussianGrads &a = plainAgain ? *plainAgain : got;
+  close(field(got.opacity), field(opacity), field(a.opacity), " dL_dopacity");
   for (int ch = 0; ch < NUM_CHANNELS; ++ch)
-    expectClose(field(got.colors, NUM_CHANNELS, ch),
-                field(colors, NUM_CHANNELS, ch),
-                what + " dL_dcolors[" + std::to_string(ch) + "]");
+    close(field(got.colors, NUM_CHANNELS, ch), field(colors, NUM_CHANNELS, ch),
+          field(a.colors, NUM_CHANNELS, ch),
+          " dL_dcolors[" + std::to_string(ch) + "]");
   if (with_depth)
-    expectClose(field(got.invdepths), field(invdepths),
-                what + " dL_dinvdepths");
+    close(field(got.invdepths), field(invdepths), field(a.invdepths),
+          " dL_dinvdepths");
   else
     expectZero(field(got.invdepths), what + " dL_dinvdepths (no depth loss)");
 }
@@ -283,6 +321,7 @@ void checkGaussiansAgainstPlain(const char *preset, uint64_t seed) {
   d.forward();
   const BackwardVariant &plain = *findBackwardVariant("plain");
   const GaussianGrads want = runGaussianBackward(d, plain, true);
+  const GaussianGrads again = runGaussianBackward(d, plain, true);
   const std::vector<float> m = flat(want.mean2D), c = flat(want.conic);
   const std::string base = std::string("gaussians/") + preset + " ";
   for (const BackwardVariant &v : backwardVariants()) {
@@ -291,12 +330,12 @@ void checkGaussiansAgainstPlain(const char *preset, uint64_t seed) {
     for (int t : thresholdsToCheck(v))
       compareGaussianGrads(runGaussianBackward(d, v, true), m, c, want.opacity,
                            want.colors, want.invdepths, true,
-                           base + withThreshold(v, t) + " vs plain");
+                           base + withThreshold(v, t) + " vs plain", &again);
   }
   for (const ToolInput &in : gaussianToolInputs(d, false))
     compareGaussianGrads(runGaussianBackward(d, in.launch, true), m, c,
                          want.opacity, want.colors, want.invdepths, true,
-                         base + in.name + " vs plain");
+                         base + in.name + " vs plain", &again);
   checkSplitGeometrySkipped(d, want, base);
 }
 
