@@ -1,6 +1,7 @@
 //===- EditPlanner.cpp - text edits for decided groups --------------------===//
 
 #include "distwar/EditPlanner.h"
+#include "distwar/DeferredAddress.h"
 #include "distwar/MacroSites.h"
 #include "distwar/VariantChoice.h"
 #include "clang/Basic/SourceManager.h"
@@ -141,6 +142,7 @@ public:
     std::string Batch = "distwar_batch" + std::to_string(K);
     std::vector<std::string> ChannelTerms;
     unsigned Constant = 0;
+    Slots.clear();
     for (size_t I : G.Sites) {
       const AtomicSite &S = Sites[I];
       std::string Slot;
@@ -155,12 +157,16 @@ public:
                                 : "(" + CL.LowerText + ")";
         Slot = joinSum(ChannelTerms, Constant, false) + " + " +
                (CL.LowerIsZero ? Var : "(" + Var + " - " + Lower + ")");
-        ChannelTerms.push_back(
-            CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")");
+        Slots.push_back(
+            {I, joinSum(ChannelTerms, Constant, false),
+             CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")",
+             Lower});
+        ChannelTerms.push_back(Slots.back().Extent);
         if (!CL.HasUnrollPragma && Pragmas.insert(CL.Loop).second)
           add(CL.Loop->getBeginLoc(), 0, "_Pragma(\"unroll\") ", RankPragma);
       } else {
         Slot = joinSum(ChannelTerms, Constant++, true);
+        Slots.push_back({I, Slot, "", ""});
       }
       Out.SlotTexts[I] = Slot;
       if (S.Invocation)
@@ -179,14 +185,16 @@ public:
       planButterfly(G, K, TableIndex, Size, *D);
       return;
     }
+    std::optional<std::string> AddrOf = deferredAddresses(G, "");
     add(statementBegin(G.First), 0,
-        "::distwar::Batch<" + First.TypeText + ", " + Size + "> " + Batch +
-            "; ",
+        (AddrOf ? "::distwar::Fields<" : "::distwar::Batch<") + First.TypeText +
+            ", " + Size + "> " + Batch + "; ",
         RankBatch);
     add(afterStatement(G.Last), 0,
         " ::distwar::reduceSerial(" + Batch + ", " + First.KeyText +
             ", DISTWAR_SITE_THRESHOLD(" + Table + ", " +
-            std::to_string(TableIndex) + "));",
+            std::to_string(TableIndex) + ")" + (AddrOf ? ", " + *AddrOf : "") +
+            ");",
         RankReduce);
   }
 
@@ -215,8 +223,10 @@ public:
     std::string Decls;
     if (F.GroupUnderIf)
       Decls += " bool " + Reached + " = false;";
-    Decls += " ::distwar::Batch<" + First.TypeText + ", " + Size + "> " +
-             Batch + "; " + F.KeyType + " " + Key + " = 0;";
+    std::optional<std::string> AddrOf = deferredAddresses(G, Key);
+    Decls += (AddrOf ? " ::distwar::Fields<" : " ::distwar::Batch<") +
+             First.TypeText + ", " + Size + "> " + Batch + "; " + F.KeyType +
+             " " + Key + " = 0;";
     if (F.Segment == 0) {
       std::string Head;
       if (HasLive)
@@ -278,7 +288,8 @@ public:
         (D.Kind == GroupVariant::ButterflyUniform ? "reduceButterflyUniform("
                                                   : "reduceButterfly(") +
         Batch + ", " + Active + ", " + Key + ", DISTWAR_SITE_THRESHOLD(" +
-        Table + ", " + std::to_string(TableIndex) + "));";
+        Table + ", " + std::to_string(TableIndex) + ")" +
+        (AddrOf ? ", " + *AddrOf : "") + ");";
     bool LastSegment = F.Segment + 1 == F.Segments;
     if (F.GuardTrailing && LastSegment)
       Tail += " if (" + Live + ") {";
@@ -356,6 +367,13 @@ public:
   std::vector<std::string> SizeTexts;
 
 private:
+  /// The current group's slots (plan() fills them) and its addrOf lambda.
+  std::vector<DeferredSlot> Slots;
+  std::optional<std::string> deferredAddresses(const SiteGroup &G,
+                                               llvm::StringRef KeyVar) {
+    return deferredAddressLambda(Ctx, Sites, G, Slots, KeyVar);
+  }
+
   void add(SourceLocation Loc, unsigned Length, std::string Text, Rank R) {
     // A place inside a macro body has no offset in the file: refuse to
     // write rather than write at a wrong one.

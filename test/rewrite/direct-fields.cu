@@ -12,20 +12,20 @@ struct Grad { float a, b; };
 __global__ void direct(float *da, float *db, float2 *dxy, const int *ids,
                        float v) {
   int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Batch<float, 4> distwar_batch0; distwar_batch0.set(0, &da[id], v);
+  // CHECK: ::distwar::Fields<float, 4> distwar_batch0; distwar_batch0.set(0, &da[id], v);
   atomicAdd(&da[id], v);
   // CHECK-NEXT: distwar_batch0.set(1, &(db[id]), 2 * v);
   atomicAdd(&(db[id]), 2 * v);
   // CHECK-NEXT: distwar_batch0.set(2, &dxy[id].x, v);
   atomicAdd(&dxy[id].x, v);
-  // CHECK-NEXT: distwar_batch0.set(3, &dxy[id].y, -v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_direct_fields_cu, 0));
+  // CHECK-NEXT: distwar_batch0.set(3, &dxy[id].y, -v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_direct_fields_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &da[id]; if (distwar_slot == 1) return &(db[id]); if (distwar_slot == 2) return &dxy[id].x; if (distwar_slot == 3) return &dxy[id].y; return nullptr; });
   atomicAdd(&dxy[id].y, -v);
 }
 
 __device__ void members(Grad *g, unsigned id, float v) {
-  // CHECK: ::distwar::Batch<float, 2> distwar_batch0; distwar_batch0.set(0, &g[id].a, v);
+  // CHECK: ::distwar::Fields<float, 2> distwar_batch0; distwar_batch0.set(0, &g[id].a, v);
   atomicAdd(&g[id].a, v);
-  // CHECK-NEXT: distwar_batch0.set(1, &g[id].b, v * v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_direct_fields_cu, 1));
+  // CHECK-NEXT: distwar_batch0.set(1, &g[id].b, v * v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_direct_fields_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &g[id].a; if (distwar_slot == 1) return &g[id].b; return nullptr; });
   atomicAdd(&g[id].b, v * v);
 }
 
