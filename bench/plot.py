@@ -44,7 +44,7 @@ def plot_thresholds(results, workload, cases, out_dir):
             if tuned and tuned.get("threshold", -1) >= 0:
                 ax.plot([tuned["threshold"]], [tuned["speedup"]], marker="*",
                         ms=12, color=line.get_color(), ls="none",
-                        label=f"{variant} autotuned")
+                        label="autotuned (star, variant's colour)")
         if "floor_speedup" in case:
             ax.axhline(case["floor_speedup"], color="k", ls="--",
                        label="no-atomic floor")
@@ -53,10 +53,16 @@ def plot_thresholds(results, workload, cases, out_dir):
         ax.set_ylabel("speedup over plain atomics")
         ax.set_title(f"{case['case']}: plain {case['plain_ms']:.3g} ms",
                      fontsize=9)
-        ax.legend(fontsize=7)
+    # One legend for all panels, below them, so that no curve is hidden.
+    handles = {}
+    for ax in axes.flat[:n]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
     fig.suptitle(f"{workload} backward, {results['device']}, "
                  f"{results['date']}", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08 if rows > 1 else 0.14, 1, 1))
+    fig.legend(handles.values(), handles.keys(), loc="lower center",
+               ncol=min(4, len(handles)), fontsize=8)
     path = os.path.join(out_dir, f"speedup_vs_threshold_{workload}.png")
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -64,26 +70,27 @@ def plot_thresholds(results, workload, cases, out_dir):
 
 
 def gap_bars(results):
-    """(case names, {bar label: [gap closed per case or None]})."""
+    """(case names, {bar label: [gap closed per case or None]}): one bar per
+    variant and case, the autotuned run where there is one (what a user
+    gets), else the best threshold (the hand-written comparison)."""
     names = [c["case"] for c in results["cases"]]
     bars = {}
     for i, case in enumerate(results["cases"]):
         for variant, data in case["variants"].items():
-            entries = [(f"{variant_label(variant, data)}, best threshold",
-                        data["best_gap_closed"])]
             if "autotuned" in data:
-                entries.append((f"{variant} autotuned",
-                                data["autotuned"]["gap_closed"]))
-            for label, value in entries:
-                bars.setdefault(label, [None] * len(names))[i] = value
+                label, value = (f"{variant} (autotuned)",
+                                data["autotuned"]["gap_closed"])
+            else:
+                label, value = (f"{variant_label(variant, data)}, best threshold",
+                                data["best_gap_closed"])
+            bars.setdefault(label, [None] * len(names))[i] = value
     return names, bars
 
 
 def plot_gap(results, out_dir):
     names, bars = gap_bars(results)
     width = 0.8 / max(1, len(bars))
-    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(names) * max(1, len(
-        bars)) * 0.5), 5))
+    fig, ax = plt.subplots(figsize=(min(16, 3 + 0.8 * len(names)), 5))
     for k, (label, values) in enumerate(bars.items()):
         xs = [i + (k - (len(bars) - 1) / 2) * width
               for i, v in enumerate(values) if v is not None]
@@ -91,11 +98,14 @@ def plot_gap(results, out_dir):
         ax.bar(xs, ys, width, label=label)
     ax.axhline(0, color="gray", lw=0.8)
     ax.axhline(1, color="k", ls="--", lw=0.8, label="no-atomic floor")
+    ax.set_ylim(bottom=max(-0.5, ax.get_ylim()[0]))
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=40, ha="right", fontsize=8)
     ax.set_ylabel("share of the plain-to-floor gap closed")
-    ax.set_title(f"{results['device']}, {results['date']}", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.set_title(f"{results['device']}, {results['date']} "
+                 "(cases where the floor is not faster than plain: no bar)",
+                 fontsize=9)
+    ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     path = os.path.join(out_dir, "gap_closed.png")
     fig.savefig(path, dpi=120)
