@@ -16,17 +16,6 @@ namespace distwar {
 
 namespace {
 
-void flattenAnd(const Expr *E, std::vector<const Expr *> &Out) {
-  const Expr *S = E->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->getOpcode() == BO_LAnd) {
-    flattenAnd(BO->getLHS(), Out);
-    flattenAnd(BO->getRHS(), Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
 void collectVars(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
   if (!S)
     return;
@@ -371,7 +360,7 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
 
   // Lane-dependent loop-condition terms that never change in the loop.
   if (Plan.Cond) {
-    std::vector<const Expr *> Terms;
+    llvm::SmallVector<const Expr *, 4> Terms;
     flattenAnd(Plan.Cond, Terms);
     bool AfterRemoved = false;
     for (const Expr *T : Terms) {

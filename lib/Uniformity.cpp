@@ -99,17 +99,6 @@ void loopExits(const Stmt *S, bool BreakNested, bool ContinueNested,
               ContinueNested || Loop, Break, Continue, Goto);
 }
 
-void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
-  const Expr *S = E->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->getOpcode() == BO_LAnd) {
-    flattenAnd(BO->getLHS(), Out);
-    flattenAnd(BO->getRHS(), Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
 struct Write {
   const Stmt *At;
   const Expr *Value; ///< null: unknown value (escape, partial write)
@@ -658,6 +647,17 @@ bool mayBeCollective(const Stmt *S, unsigned Depth) {
     if (mayBeCollective(Child, Depth))
       return true;
   return false;
+}
+
+void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_LAnd) {
+    flattenAnd(BO->getLHS(), Out);
+    flattenAnd(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
 }
 
 } // namespace distwar

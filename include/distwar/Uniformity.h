@@ -16,6 +16,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace distwar {
 
@@ -79,6 +80,10 @@ bool mayBeCollective(const clang::Stmt *S, unsigned Depth = 0);
 
 /// True for a block-wide barrier statement (__syncthreads(), block.sync()).
 bool isBlockBarrier(const clang::Stmt *S);
+
+/// The conjuncts of \p E (`a && b && c` -> a, b, c; anything else -> E).
+void flattenAnd(const clang::Expr *E,
+                llvm::SmallVectorImpl<const clang::Expr *> &Out);
 
 } // namespace distwar
 
