@@ -7,7 +7,8 @@ builds them.
     CUDAExtension("ext", sources, include_dirs=include_dirs(["kernels/render.cu"]))
 
 Only .cu files are rewritten; other paths come back unchanged. A copy is made
-again only when its source or a header listed in its depfile is newer.
+again when its source, a header listed in its depfile or the tool is newer, or
+when the command line (variant, arch, flags) changed.
 """
 import os
 import shutil
@@ -65,11 +66,21 @@ def _depfile_inputs(depfile):
     return [d.replace("\\ ", " ") for d in deps.split()]
 
 
-def _up_to_date(src, out, depfile):
+def _up_to_date(src, out, depfile, tool, command):
+    """A copy is current when it was made by this command line (variant, arch,
+    flags) and is newer than its source, every header it read and the tool
+    itself (a newer tool may rewrite differently)."""
     if not os.path.exists(out) or (depfile and not os.path.exists(depfile)):
         return False
+    try:
+        with open(out + ".cmd") as f:
+            if f.read() != "\0".join(command):
+                return False
+    except OSError:
+        return False
     stamp = os.path.getmtime(out)
-    inputs = [src] + (_depfile_inputs(depfile) if depfile else [])
+    inputs = [src, shutil.which(tool) or tool]
+    inputs += _depfile_inputs(depfile) if depfile else []
     return all(os.path.exists(p) and os.path.getmtime(p) <= stamp for p in inputs)
 
 
@@ -102,16 +113,18 @@ def rewrite_sources(sources, out_dir, variant="auto", extra_args=(), tool=None,
             result.append(out)
             continue
         depfile = out + ".d" if _tool_writes_depfiles(tool) else None
-        if not _up_to_date(src_abs, out, depfile):
-            command = [tool, src_abs, "-o", out, "--variant=" + variant]
-            if depfile:
-                command.append("--depfile=" + depfile)
-            if gpu_arch:
-                command.append("--cuda-gpu-arch=" + gpu_arch)
-            command += ["--", "-I" + os.path.dirname(src_abs)] + list(extra_args)
+        command = [tool, src_abs, "-o", out, "--variant=" + variant]
+        if depfile:
+            command.append("--depfile=" + depfile)
+        if gpu_arch:
+            command.append("--cuda-gpu-arch=" + gpu_arch)
+        command += ["--", "-I" + os.path.dirname(src_abs)] + list(extra_args)
+        if not _up_to_date(src_abs, out, depfile, tool, command):
             done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   universal_newlines=True)
             if done.returncode != 0:
                 raise RuntimeError("distwar-rewrite failed on %s:\n%s" % (src, done.stderr))
+            with open(out + ".cmd", "w") as f:
+                f.write("\0".join(command))
         result.append(out)
     return result
