@@ -222,6 +222,28 @@ Reason planEarlyReturn(ASTContext &Ctx, const SiteGroup &G,
   return Reason::None;
 }
 
+/// The batch's size is spelled with its channel loops' trip counts where
+/// the batch is declared, at \p BatchAt: they may use no local declared
+/// there or later (an invalid \p BatchAt: no local at all).
+Reason tripCountsVisibleAt(ASTContext &Ctx,
+                           const std::vector<AtomicSite> &Sites,
+                           const SiteGroup &G, SourceLocation BatchAt) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (size_t I : G.Sites) {
+    if (!Sites[I].Channel)
+      continue;
+    llvm::SmallVector<const VarDecl *, 4> BoundVars;
+    collectVars(Sites[I].Channel->Upper, BoundVars);
+    collectVars(Sites[I].Channel->Lower, BoundVars);
+    for (const VarDecl *V : BoundVars)
+      if (V->isLocalVarDecl() &&
+          (BatchAt.isInvalid() ||
+           !SM.isBeforeInTranslationUnit(V->getLocation(), BatchAt)))
+        return Reason::NotVisibleAtBatch;
+  }
+  return Reason::None;
+}
+
 } // namespace
 
 Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
@@ -256,18 +278,7 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                        ? "long long"
                        : KT.getCanonicalType().getUnqualifiedType().getAsString(
                              Ctx.getPrintingPolicy());
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (size_t I : G.Sites) {
-      if (!Sites[I].Channel)
-        continue;
-      llvm::SmallVector<const VarDecl *, 4> BoundVars;
-      collectVars(Sites[I].Channel->Upper, BoundVars);
-      collectVars(Sites[I].Channel->Lower, BoundVars);
-      for (const VarDecl *V : BoundVars)
-        if (V->isLocalVarDecl())
-          return Reason::NotVisibleAtBatch;
-    }
-    return Reason::None;
+    return tripCountsVisibleAt(Ctx, Sites, G, SourceLocation());
   }
   const auto *Body = dyn_cast_or_null<CompoundStmt>(BodyStmt);
   if (!Body)
@@ -464,18 +475,9 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
 
   // The batch (and its trip counts) is declared at the body's start.
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (size_t I : G.Sites) {
-    if (!Sites[I].Channel)
-      continue;
-    llvm::SmallVector<const VarDecl *, 4> BoundVars;
-    collectVars(Sites[I].Channel->Upper, BoundVars);
-    collectVars(Sites[I].Channel->Lower, BoundVars);
-    for (const VarDecl *V : BoundVars)
-      if (V->isLocalVarDecl() &&
-          !SM.isBeforeInTranslationUnit(V->getLocation(), Body->getLBracLoc()))
-        return Reason::NotVisibleAtBatch;
-  }
+  if (Reason R = tripCountsVisibleAt(Ctx, Sites, G, Body->getLBracLoc());
+      R != Reason::None)
+    return R;
 
   // A group under an if: the statements after it in the if's block run
   // before the reduction now.
