@@ -1,9 +1,10 @@
 //===- distwar/batch.cuh - The fields of one batched gradient group ------===//
 //
-// A Batch holds, per lane, the address and value of every atomicAdd of one
-// group (one primitive key). The rewriter replaces each atomicAdd with set()
-// at a slot that is a compile-time constant after unrolling, so the arrays
-// live in registers (checked by the register-report test).
+// A Fields (values only) or Batch (values and addresses) holds, per lane,
+// every atomicAdd of one group (one primitive key). The rewriter replaces each
+// atomicAdd with set() at a slot that is a compile-time constant after
+// unrolling, so the arrays live in registers (checked by the register-report
+// test).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_BATCH_CUH
@@ -13,68 +14,27 @@
 
 namespace distwar {
 
-template <typename T, int N> struct Batch {
-  static_assert(N >= 1, "a batch holds at least one field");
-  static_assert(std::is_same<T, float>::value ||
-                    std::is_same<T, double>::value ||
-                    std::is_same<T, int>::value ||
-                    std::is_same<T, unsigned>::value ||
-                    std::is_same<T, unsigned long long>::value,
-                "Batch element types: float, double, int, unsigned, "
-                "unsigned long long (the types atomicAdd accepts)");
-
-  /// Slot i holds a field only where bit i of `present` is set (set() was
-  /// called this iteration); a slot that was not set (a condition that is
-  /// uniform across the lanes of one key) is skipped, as is a null address.
-  /// addr and val of unset slots are left uninitialised on purpose (the
-  /// reductions read them only where `present` says they were set, or in
-  /// sums that are then discarded): initialising them at the declaration (at
-  /// the loop head in butterfly output) keeps 3N registers live through the
-  /// whole loop body, since the compiler must carry the initial values across
-  /// the guards to the reduction. 3DGS backward auto output (N = 10, sm_90):
-  /// kLeader 97 -> 80 registers, kScatterLaneK 91 -> 64 (256-thread blocks
-  /// per SM: 2 -> 3 and 2 -> 4).
-  T *addr[N];
-  T val[N];
-  using Type = T;
-  static constexpr int kSize = N;
-  static constexpr int kWords = (N + 31) / 32;
-  unsigned present[kWords];
-
-  __device__ __forceinline__ Batch() {
-#pragma unroll
-    for (int w = 0; w < kWords; ++w)
-      present[w] = 0u;
-  }
-
-  __device__ __forceinline__ void set(int slot, T *a, T v) {
-    addr[slot] = a;
-    val[slot] = v;
-    present[slot / 32] |= 1u << (slot % 32);
-  }
-
-  /// Whether slot i was set.
-  __device__ __forceinline__ bool has(int slot) const {
-    return (present[slot / 32] >> (slot % 32)) & 1u;
-  }
-  /// The slot's address, nullptr where it was not set.
-  __device__ __forceinline__ T *address(int slot) const {
-    return has(slot) ? addr[slot] : nullptr;
-  }
-  /// The slot's value, zero where it was not set.
-  __device__ __forceinline__ T value(int slot) const {
-    return has(slot) ? val[slot] : T(0);
-  }
-};
-
-/// A values-only batch (deferred addresses): set() keeps the value and a
-/// presence bit; the address argument is evaluated where the atomic was but
-/// not stored, so its arithmetic is removed. The reductions take an `addrOf`
-/// callable, `T *addrOf(int k)`, that rebuilds field k's address from the
-/// key (nullptr when absent); only the issuing lane(s) call it, after the
+/// The values of one group: slot i holds a field only where bit i of
+/// `present` is set (set() was called this iteration); a slot that was not
+/// set (a condition that is uniform across the lanes of one key) is skipped.
+///
+/// This is the deferred-address form: set() keeps the value and the presence
+/// bit; the address argument is evaluated where the atomic was but not
+/// stored, so its arithmetic is removed. The reductions take an `addrOf`
+/// callable, `T *addrOf(int k)`, that rebuilds field k's address from the key
+/// (nullptr when absent); only the issuing lane(s) call it, after the
 /// reduction, with k a compile-time constant after unrolling. This keeps N
 /// addresses (2N registers) out of the live state between the sites and the
 /// reduction.
+///
+/// Values of unset slots are left uninitialised on purpose (the reductions
+/// read them only where `present` says they were set, or in sums that are then
+/// discarded): initialising them at the declaration (at the loop head in
+/// butterfly output) keeps the registers live through the whole loop body,
+/// since the compiler must carry the initial values across the guards to the
+/// reduction. 3DGS backward auto output (N = 10, sm_90): kLeader 97 -> 80
+/// registers, kScatterLaneK 91 -> 64 (256-thread blocks per SM: 2 -> 3 and
+/// 2 -> 4).
 template <typename T, int N> struct Fields {
   static_assert(N >= 1, "a batch holds at least one field");
   static_assert(std::is_same<T, float>::value ||
@@ -82,10 +42,9 @@ template <typename T, int N> struct Fields {
                     std::is_same<T, int>::value ||
                     std::is_same<T, unsigned>::value ||
                     std::is_same<T, unsigned long long>::value,
-                "Fields element types: float, double, int, unsigned, "
+                "batch element types: float, double, int, unsigned, "
                 "unsigned long long (the types atomicAdd accepts)");
 
-  /// As Batch::val: slots not set are left uninitialised on purpose.
   T val[N];
   using Type = T;
   static constexpr int kSize = N;
@@ -111,6 +70,24 @@ template <typename T, int N> struct Fields {
   /// The slot's value, zero where it was not set.
   __device__ __forceinline__ T value(int slot) const {
     return has(slot) ? val[slot] : T(0);
+  }
+};
+
+/// Fields plus the address of every set slot, captured at the site: for
+/// groups whose addresses the rewriter cannot rebuild from the key at the
+/// call (macro sites, addresses that read other locals). Addresses of unset
+/// slots are left uninitialised, as the values are.
+template <typename T, int N> struct Batch : Fields<T, N> {
+  T *addr[N];
+
+  __device__ __forceinline__ void set(int slot, T *a, T v) {
+    addr[slot] = a;
+    Fields<T, N>::set(slot, a, v);
+  }
+
+  /// The slot's address, nullptr where it was not set.
+  __device__ __forceinline__ T *address(int slot) const {
+    return this->has(slot) ? addr[slot] : nullptr;
   }
 };
 
