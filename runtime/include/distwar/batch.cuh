@@ -14,18 +14,38 @@
 
 namespace distwar {
 
-/// The values of one group: slot i holds a field only where bit i of
-/// `present` is set (set() was called this iteration); a slot that was not
-/// set (a condition that is uniform across the lanes of one key) is skipped.
+/// Slots [Begin, End) of a batch are set by every lane that sets the group's
+/// key: the rewriter proves it (no condition, loop or jump between the site
+/// and the group's scope, see docs/GENERATED_CODE.md) and lists such ranges as
+/// the batch's extra template arguments. Their presence is not tracked at run
+/// time and their addresses are never null, so the reductions issue them with
+/// no per-field test; every other slot is tracked (a presence bit, and a null
+/// test of its address). Without ranges every slot is tracked.
+template <int Begin, int End> struct AlwaysSet {
+  static_assert(0 <= Begin && Begin <= End, "AlwaysSet<Begin, End>: a range");
+  static constexpr int kBegin = Begin;
+  static constexpr int kEnd = End;
+};
+
+namespace detail {
+template <typename R> struct IsAlwaysSetRange : std::false_type {};
+template <int B, int E>
+struct IsAlwaysSetRange<AlwaysSet<B, E>> : std::true_type {};
+} // namespace detail
+
+/// The values of one group: slot i holds a field where it is always set (an
+/// AlwaysSet range) or where bit i of `present` is set (set() was called this
+/// iteration); a tracked slot that was not set (a condition that is uniform
+/// across the lanes of one key) is skipped.
 ///
 /// This is the deferred-address form: set() keeps the value and the presence
 /// bit; the address argument is evaluated where the atomic was but not
 /// stored, so its arithmetic is removed. The reductions take an `addrOf`
 /// callable, `T *addrOf(int k)`, that rebuilds field k's address from the key
-/// (nullptr when absent); only the issuing lane(s) call it, after the
-/// reduction, with k a compile-time constant after unrolling. This keeps N
-/// addresses (2N registers) out of the live state between the sites and the
-/// reduction.
+/// (nullptr when a tracked slot is absent); only the issuing lane(s) call it,
+/// after the reduction, with k a compile-time constant after unrolling. This
+/// keeps N addresses (2N registers) out of the live state between the sites
+/// and the reduction.
 ///
 /// Values of unset slots are left uninitialised on purpose (the reductions
 /// read them only where `present` says they were set, or in sums that are then
@@ -35,7 +55,7 @@ namespace distwar {
 /// reduction. 3DGS backward auto output (N = 10, sm_90): kLeader 97 -> 80
 /// registers, kScatterLaneK 91 -> 64 (256-thread blocks per SM: 2 -> 3 and
 /// 2 -> 4).
-template <typename T, int N> struct Fields {
+template <typename T, int N, typename... Always> struct Fields {
   static_assert(N >= 1, "a batch holds at least one field");
   static_assert(std::is_same<T, float>::value ||
                     std::is_same<T, double>::value ||
@@ -44,12 +64,21 @@ template <typename T, int N> struct Fields {
                     std::is_same<T, unsigned long long>::value,
                 "batch element types: float, double, int, unsigned, "
                 "unsigned long long (the types atomicAdd accepts)");
+  static_assert((detail::IsAlwaysSetRange<Always>::value && ...),
+                "the extra arguments of a batch are AlwaysSet<Begin, End>");
+  static_assert(((Always::kEnd <= N) && ...),
+                "an AlwaysSet range ends past the batch's last slot");
 
   T val[N];
   using Type = T;
   static constexpr int kSize = N;
   static constexpr int kWords = (N + 31) / 32;
   unsigned present[kWords];
+
+  /// Whether slot i is set whenever the key is (no run-time presence).
+  static constexpr __host__ __device__ bool alwaysSet(int slot) {
+    return ((slot >= Always::kBegin && slot < Always::kEnd) || ... || false);
+  }
 
   __device__ __forceinline__ Fields() {
 #pragma unroll
@@ -60,12 +89,13 @@ template <typename T, int N> struct Fields {
   __device__ __forceinline__ void set(int slot, T *a, T v) {
     (void)a;
     val[slot] = v;
-    present[slot / 32] |= 1u << (slot % 32);
+    if (!alwaysSet(slot))
+      present[slot / 32] |= 1u << (slot % 32);
   }
 
-  /// Whether slot i was set.
+  /// Whether slot i was set (in a lane that set the key).
   __device__ __forceinline__ bool has(int slot) const {
-    return (present[slot / 32] >> (slot % 32)) & 1u;
+    return alwaysSet(slot) || ((present[slot / 32] >> (slot % 32)) & 1u);
   }
   /// The slot's value, zero where it was not set.
   __device__ __forceinline__ T value(int slot) const {
@@ -77,12 +107,13 @@ template <typename T, int N> struct Fields {
 /// groups whose addresses the rewriter cannot rebuild from the key at the
 /// call (macro sites, addresses that read other locals). Addresses of unset
 /// slots are left uninitialised, as the values are.
-template <typename T, int N> struct Batch : Fields<T, N> {
+template <typename T, int N, typename... Always>
+struct Batch : Fields<T, N, Always...> {
   T *addr[N];
 
   __device__ __forceinline__ void set(int slot, T *a, T v) {
     addr[slot] = a;
-    Fields<T, N>::set(slot, a, v);
+    Fields<T, N, Always...>::set(slot, a, v);
   }
 
   /// The slot's address, nullptr where it was not set.

@@ -108,9 +108,11 @@ __device__ __forceinline__ void unpackValues(const B &b, bool use,
 /// Fields use the caller's addrOf instead. Address sources are called with
 /// compile-time indices only (after unrolling), so no array is indexed
 /// dynamically.
-template <typename T, int N> struct BatchAddress {
-  const Batch<T, N> &b;
-  __device__ __forceinline__ T *operator()(int i) const { return b.addr[i]; }
+template <typename B> struct BatchAddress {
+  const B &b;
+  __device__ __forceinline__ typename B::Type *operator()(int i) const {
+    return b.addr[i];
+  }
 };
 
 /// Whether field k (a run-time index) was set in this lane's batch.
@@ -124,19 +126,25 @@ __device__ __forceinline__ bool hasField(const B &b, int k) {
   return has;
 }
 
+/// Adds `v` at `a` for field k of this lane's batch when the lane set it. An
+/// AlwaysSet slot is issued with no test: the rewriter proved it set with the
+/// key, and its address is then never null. A tracked slot also needs a
+/// non-null address (addrOf returns nullptr for an absent field).
+template <typename B, typename T>
+__device__ __forceinline__ void issueField(const B &b, int k, T *a, T v) {
+  if (B::alwaysSet(k) || (hasField(b, k) && a != nullptr))
+    atomicAdd(a, v);
+}
+
 /// Sums `val` (combined from the lanes of one key) at this lane's addresses,
 /// skipping the slots `b` (this lane's batch) did not set.
 template <typename B, typename A, typename T, int N>
 __device__ __forceinline__ void plainAtomics(const B &b, const A &addr,
                                              const T (&val)[N]) {
 #pragma unroll
-  for (int i = 0; i < N; ++i) {
-    if (b.has(i)) {
-      T *const a = addr(i);
-      if (a != nullptr)
-        atomicAdd(a, val[i]);
-    }
-  }
+  for (int i = 0; i < N; ++i)
+    if (b.has(i))
+      issueField(b, i, addr(i), val[i]);
 }
 
 /// This lane's own fields, unreduced.
@@ -145,14 +153,9 @@ __device__ __forceinline__ void ownAtomics(const B &b, const A &addr) {
   plainAtomics(b, addr, b.val);
 }
 
-template <typename T, int N>
-__device__ __forceinline__ void plainAtomics(const Batch<T, N> &b) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) {
-    T *const a = b.address(i);
-    if (a != nullptr)
-      atomicAdd(a, b.val[i]);
-  }
+template <typename T, int N, typename... R>
+__device__ __forceinline__ void plainAtomics(const Batch<T, N, R...> &b) {
+  ownAtomics(b, BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// Field k of register arrays without dynamic indexing (which would move the
@@ -179,8 +182,7 @@ __device__ __forceinline__ void issueStrided(const B &b, int rank, int count,
     T *a;
     T v;
     selectField(k, addr, sum, a, v);
-    if (hasField(b, k) && a != nullptr)
-      atomicAdd(a, v);
+    issueField(b, k, a, v);
   }
 }
 
@@ -228,8 +230,7 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
         T unused;
         const int k = scatterField(N, lane);
         selectField(k, addr, v, a, unused);
-        if (hasField(b, k) && a != nullptr)
-          atomicAdd(a, v[0]);
+        issueField(b, k, a, v[0]);
       }
       return;
     }
@@ -243,8 +244,7 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
         T *a;
         T unused;
         selectField(k, addr, v, a, unused);
-        if (hasField(b, k) && a != nullptr)
-          atomicAdd(a, sum);
+        issueField(b, k, a, sum);
       }
     }
   } else {
@@ -366,8 +366,8 @@ __device__ __forceinline__ void serial(const B &b, Key key, int threshold,
 } // namespace detail
 
 /// Every lane that calls issues its own atomics (the unreduced baseline).
-template <typename T, int N>
-__device__ __forceinline__ void reducePlain(const Batch<T, N> &b) {
+template <typename T, int N, typename... R>
+__device__ __forceinline__ void reducePlain(const Batch<T, N, R...> &b) {
   detail::plainAtomics(b);
 }
 
@@ -375,19 +375,21 @@ __device__ __forceinline__ void reducePlain(const Batch<T, N> &b) {
 /// lanes); each group's sums are issued once per field, with the addresses of
 /// the issuing lane (same key implies same addresses). When fewer than
 /// `threshold` lanes call, every calling lane issues plain atomics.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
-__device__ __forceinline__ void reduceSerial(const Batch<T, N> &b, Key key,
-                                             int threshold) {
-  detail::serial<S>(b, key, threshold, detail::BatchAddress<T, N>{b});
+template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+          typename Key>
+__device__ __forceinline__ void reduceSerial(const Batch<T, N, R...> &b,
+                                             Key key, int threshold) {
+  detail::serial<S>(b, key, threshold,
+                    detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceSerial, with deferred addresses: `addrOf(k)` (k a compile-time
 /// constant) returns field k's address for this lane's key, or nullptr;
 /// only issuing lanes call it, after the reduction.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename Key,
-          typename AddrOf>
-__device__ __forceinline__ void reduceSerial(const Fields<T, N> &f, Key key,
-                                             int threshold,
+template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename AddrOf>
+__device__ __forceinline__ void reduceSerial(const Fields<T, N, R...> &f,
+                                             Key key, int threshold,
                                              const AddrOf &addrOf) {
   detail::serial<S>(f, key, threshold, addrOf);
 }
@@ -397,37 +399,40 @@ __device__ __forceinline__ void reduceSerial(const Fields<T, N> &f, Key key,
 /// tree only when all 32 lanes are present, all active lanes share `key` and
 /// at least `threshold` lanes are active; otherwise the active lanes issue
 /// plain atomics.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
-__device__ __forceinline__ void
-reduceButterfly(const Batch<T, N> &b, bool active, Key key, int threshold) {
-  detail::butterfly<S, /*CheckKey=*/true>(b, active, key, threshold,
-                                          detail::BatchAddress<T, N>{b});
+template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+          typename Key>
+__device__ __forceinline__ void reduceButterfly(const Batch<T, N, R...> &b,
+                                                bool active, Key key,
+                                                int threshold) {
+  detail::butterfly<S, /*CheckKey=*/true>(
+      b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceButterfly, with deferred addresses (see reduceSerial).
-template <Strategy S = kDefaultStrategy, typename T, int N, typename Key,
-          typename AddrOf>
+template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename AddrOf>
 __device__ __forceinline__ void
-reduceButterfly(const Fields<T, N> &f, bool active, Key key, int threshold,
-                const AddrOf &addrOf) {
+reduceButterfly(const Fields<T, N, R...> &f, bool active, Key key,
+                int threshold, const AddrOf &addrOf) {
   detail::butterfly<S, /*CheckKey=*/true>(f, active, key, threshold, addrOf);
 }
 
 /// As reduceButterfly, for a key the rewriter proved warp-uniform: no key
 /// comparison.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename Key>
-__device__ __forceinline__ void reduceButterflyUniform(const Batch<T, N> &b,
-                                                       bool active, Key key,
-                                                       int threshold) {
-  detail::butterfly<S, /*CheckKey=*/false>(b, active, key, threshold,
-                                           detail::BatchAddress<T, N>{b});
+template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+          typename Key>
+__device__ __forceinline__ void
+reduceButterflyUniform(const Batch<T, N, R...> &b, bool active, Key key,
+                       int threshold) {
+  detail::butterfly<S, /*CheckKey=*/false>(
+      b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceButterflyUniform, with deferred addresses (see reduceSerial).
-template <Strategy S = kDefaultStrategy, typename T, int N, typename Key,
-          typename AddrOf>
+template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename AddrOf>
 __device__ __forceinline__ void
-reduceButterflyUniform(const Fields<T, N> &f, bool active, Key key,
+reduceButterflyUniform(const Fields<T, N, R...> &f, bool active, Key key,
                        int threshold, const AddrOf &addrOf) {
   detail::butterfly<S, /*CheckKey=*/false>(f, active, key, threshold, addrOf);
 }

@@ -4,7 +4,9 @@
 // x element type x batch size x lane pattern x threshold is compared with a
 // CPU reference sum (integers exactly, floats within 1e-6 of the sum of
 // magnitudes) on fresh random inputs, with outputs poisoned to a base value
-// first (fields written through nullptr must keep it). `--small` runs a
+// first (fields written through nullptr must keep it). Batches without and
+// with AlwaysSet ranges (every slot but the last issued with no presence or
+// null test; the last one tracked and sometimes null). `--small` runs a
 // subset for compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
@@ -32,9 +34,22 @@ constexpr int kThreads = kWarps * 32;
 constexpr int kBlock = 128;
 constexpr int kKeys = kWarps * 32;
 
-template <Variant V, Strategy S, typename T, int N, typename Key>
-__device__ __forceinline__ void reduceOne(const distwar::Batch<T, N> &b,
-                                          bool active, Key key, int threshold) {
+/// The batch types under test: every slot tracked, or (Always) every slot
+/// but the last always set.
+template <typename T, int N, bool Always>
+using FieldsOf =
+    std::conditional_t<Always,
+                       distwar::Fields<T, N, distwar::AlwaysSet<0, N - 1>>,
+                       distwar::Fields<T, N>>;
+template <typename T, int N, bool Always>
+using BatchOf =
+    std::conditional_t<Always,
+                       distwar::Batch<T, N, distwar::AlwaysSet<0, N - 1>>,
+                       distwar::Batch<T, N>>;
+
+template <Variant V, Strategy S, typename B, typename Key>
+__device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
+                                          int threshold) {
   if constexpr (V == Variant::kSerial) {
     if (active)
       distwar::reduceSerial<S>(b, key, threshold);
@@ -45,11 +60,9 @@ __device__ __forceinline__ void reduceOne(const distwar::Batch<T, N> &b,
   }
 }
 
-template <Variant V, Strategy S, typename T, int N, typename Key,
-          typename AddrOf>
-__device__ __forceinline__ void reduceOne(const distwar::Fields<T, N> &f,
-                                          bool active, Key key, int threshold,
-                                          const AddrOf &addrOf) {
+template <Variant V, Strategy S, typename B, typename Key, typename AddrOf>
+__device__ __forceinline__ void reduceOne(const B &f, bool active, Key key,
+                                          int threshold, const AddrOf &addrOf) {
   if constexpr (V == Variant::kSerial) {
     if (active)
       distwar::reduceSerial<S>(f, key, threshold, addrOf);
@@ -63,7 +76,7 @@ __device__ __forceinline__ void reduceOne(const distwar::Fields<T, N> &f,
 /// The deferred-address form (Fields + addrOf, as the rewriter emits it):
 /// the same inputs and reference as reduceKernel; the addresses are rebuilt
 /// from the key by the issuing lanes.
-template <Variant V, Strategy S, typename T, int N>
+template <Variant V, Strategy S, typename T, int N, bool Always>
 __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
                                    const unsigned char *flags, int n,
                                    int threshold, unsigned nullFields) {
@@ -75,7 +88,7 @@ __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
     return;
   const bool active = f & kActive;
   const int key = keys[i];
-  distwar::Fields<T, N> b;
+  FieldsOf<T, N, Always> b;
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
@@ -102,7 +115,7 @@ __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
   }
 }
 
-template <Variant V, Strategy S, typename T, int N>
+template <Variant V, Strategy S, typename T, int N, bool Always>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
                              unsigned nullFields) {
@@ -114,7 +127,7 @@ __global__ void reduceKernel(T *out, const T *vals, const int *keys,
     return;
   const bool active = f & kActive;
   const int key = keys[i];
-  distwar::Batch<T, N> b;
+  BatchOf<T, N, Always> b;
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
@@ -220,7 +233,8 @@ struct Options {
   bool small = false;
 };
 
-template <Variant V, Strategy S, typename T, int N, bool Deferred = false>
+template <Variant V, Strategy S, typename T, int N, bool Deferred = false,
+          bool Always = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
   T *dOut, *dVals;
@@ -241,7 +255,9 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
       std::vector<T> vals(kThreads * N);
       for (T &v : vals)
         v = randomValue<T>(rng);
-      const unsigned nullFields = (N >= 3 && (t == 1 || t == 32)) ? 2u : 0u;
+      // A null address only where the batch tracks the slot.
+      const unsigned nullFields =
+          (N >= 3 && (t == 1 || t == 32)) ? (Always ? 1u << (N - 1) : 2u) : 0u;
       std::vector<T> out(kKeys * N, base);
       gpucheck::require(cudaMemcpy(dOut, out.data(), sizeof(T) * out.size(),
                                    cudaMemcpyHostToDevice),
@@ -260,12 +276,13 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           std::string(variantName(V)) + " strategy " +
           std::to_string(static_cast<int>(S)) + " " + typeName<T>() +
           " N=" + std::to_string(N) + " " + pattern.name + " threshold " +
-          std::to_string(t) + (Deferred ? " (deferred addresses)" : "");
+          std::to_string(t) + (Deferred ? " (deferred addresses)" : "") +
+          (Always ? " (AlwaysSet<0, N - 1>)" : "");
       if constexpr (Deferred)
-        reduceFieldsKernel<V, S, T, N><<<kThreads / kBlock, kBlock>>>(
+        reduceFieldsKernel<V, S, T, N, Always><<<kThreads / kBlock, kBlock>>>(
             dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
       else
-        reduceKernel<V, S, T, N><<<kThreads / kBlock, kBlock>>>(
+        reduceKernel<V, S, T, N, Always><<<kThreads / kBlock, kBlock>>>(
             dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
       gpucheck::waitOrDie(what);
@@ -336,6 +353,21 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true>(tally, rng,
                                                                     opt);
   runCase<Variant::kUniform, Strategy::kLeader, T, N, true>(tally, rng, opt);
+  // AlwaysSet ranges (the rewriter's output), both forms.
+  if constexpr (N >= 2) {
+    runCase<Variant::kSerial, Strategy::kLeader, T, N, true, true>(tally, rng,
+                                                                   opt);
+    runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kUniform, Strategy::kLeader, T, N, true, true>(tally, rng,
+                                                                    opt);
+    runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, false, true>(
+        tally, rng, opt);
+  }
 }
 
 template <typename T>
