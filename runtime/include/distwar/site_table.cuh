@@ -1,11 +1,15 @@
 //===- distwar/site_table.cuh - Run-time thresholds of batched sites -----===//
 //
 // DISTWAR_SITES(table, "fn#0", "fn#1", ...) at namespace scope defines
-//   static __device__ int table[N];   // zero-initialised: always reduce
+//   static __constant__ int table[N];   // zero-initialised: always reduce
 // and a static host object that registers (names, N, &table) with the
 // process-wide registry of distwar/sites.h (no CUDA call at static init).
-// DISTWAR_SITE_THRESHOLD(table, k) reads table[k] in device code through the
-// read-only data cache; the host changes it only between launches.
+// DISTWAR_SITE_THRESHOLD(table, k) reads table[k] in device code; the host
+// changes it only between launches. The table is in constant memory: every
+// lane reads the same word, which the constant cache serves as an operand,
+// and atomics cannot write it, so the compiler may keep the read out of loops
+// (a `__device__` table read through `__ldg` stayed a global load per
+// iteration of the 3DGS backward's inner loop, on the reduction's path).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_SITE_TABLE_CUH
@@ -13,24 +17,10 @@
 
 #include "distwar/sites.h"
 
-namespace distwar {
-namespace detail {
-
-__device__ __forceinline__ int loadThreshold(const int *slot) {
-#if defined(__CUDA_ARCH__)
-  return __ldg(slot);
-#else
-  return *slot;
-#endif
-}
-
-} // namespace detail
-} // namespace distwar
-
 #define DISTWAR_SITES(table, ...)                                              \
   static const char *const table##_distwar_site_names[] = {__VA_ARGS__};       \
-  static __device__ int table[sizeof(table##_distwar_site_names) /             \
-                              sizeof(table##_distwar_site_names[0])];          \
+  static __constant__ int table[sizeof(table##_distwar_site_names) /           \
+                                sizeof(table##_distwar_site_names[0])];        \
   static const ::distwar::detail::SiteRegistration                             \
       table##_distwar_registration(                                            \
           #table, table##_distwar_site_names,                                  \
@@ -38,7 +28,6 @@ __device__ __forceinline__ int loadThreshold(const int *slot) {
                            sizeof(table##_distwar_site_names[0])),             \
           static_cast<const void *>(&table))
 
-#define DISTWAR_SITE_THRESHOLD(table, k)                                       \
-  (::distwar::detail::loadThreshold(&(table)[(k)]))
+#define DISTWAR_SITE_THRESHOLD(table, k) (static_cast<int>((table)[(k)]))
 
 #endif // DISTWAR_SITE_TABLE_CUH

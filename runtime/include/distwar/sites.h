@@ -1,7 +1,7 @@
 //===- distwar/sites.h - Per-site thresholds, set by name at run time ----===//
 //
 // Every rewritten translation unit defines, through DISTWAR_SITES, a
-// `static __device__ int` table with one threshold per batched call site and
+// `static __constant__ int` table with one threshold per batched call site and
 // registers it here when the program starts. The host sets thresholds by site
 // name; a name may appear in several tables (several rewritten TUs linked
 // together, each with its own table, no -rdc needed) and is set in all.
