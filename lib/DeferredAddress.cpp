@@ -151,6 +151,11 @@ private:
 
 } // namespace
 
+std::optional<std::string> siteCondition(ASTContext &Ctx, const AtomicSite &S,
+                                         const Stmt *Scope) {
+  return Builder(Ctx, S).condition(Scope);
+}
+
 std::optional<std::string>
 deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                       const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
@@ -166,11 +171,10 @@ deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     // would get the first site's primitive, so it keeps its address.
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
-    Builder B(Ctx, S);
-    std::optional<std::string> Cond = B.condition(G.Scope);
+    std::optional<std::string> Cond = siteCondition(Ctx, S, G.Scope);
     if (!Cond)
       return std::nullopt;
-    std::string Addr = B.address(KeyVar);
+    std::string Addr = Builder(Ctx, S).address(KeyVar);
     if (Addr.empty())
       return std::nullopt;
     std::string Ret =

@@ -187,9 +187,7 @@ public:
     }
     std::optional<std::string> AddrOf = deferredAddresses(G, "");
     add(statementBegin(G.First), 0,
-        (AddrOf ? "::distwar::Fields<" : "::distwar::Batch<") + First.TypeText +
-            ", " + Size + "> " + Batch + "; ",
-        RankBatch);
+        batchType(G, AddrOf.has_value(), Size) + " " + Batch + "; ", RankBatch);
     add(afterStatement(G.Last), 0,
         " ::distwar::reduceSerial(" + Batch + ", " + First.KeyText +
             ", DISTWAR_SITE_THRESHOLD(" + Table + ", " +
@@ -224,9 +222,8 @@ public:
     if (F.GroupUnderIf)
       Decls += " bool " + Reached + " = false;";
     std::optional<std::string> AddrOf = deferredAddresses(G, Key);
-    Decls += (AddrOf ? " ::distwar::Fields<" : " ::distwar::Batch<") +
-             First.TypeText + ", " + Size + "> " + Batch + "; " + F.KeyType +
-             " " + Key + " = 0;";
+    Decls += " " + batchType(G, AddrOf.has_value(), Size) + " " + Batch + "; " +
+             F.KeyType + " " + Key + " = 0;";
     if (F.Segment == 0) {
       std::string Head;
       if (HasLive)
@@ -372,6 +369,57 @@ private:
   std::optional<std::string> deferredAddresses(const SiteGroup &G,
                                                llvm::StringRef KeyVar) {
     return deferredAddressLambda(Ctx, Sites, G, Slots, KeyVar);
+  }
+
+  /// `::distwar::Fields<T, N, ...>` (values only, \p Deferred) or
+  /// `::distwar::Batch<T, N, ...>`, with an `::distwar::AlwaysSet<B, E>` per
+  /// run of slots whose sites run whenever the group's key is set (nothing
+  /// but blocks and the channel loop between site and scope, and no goto that
+  /// could jump past one): the runtime issues those with no presence or null
+  /// test (GENERATED_CODE.md, section 2).
+  std::string batchType(const SiteGroup &G, bool Deferred,
+                        const std::string &Size) {
+    auto Arg = [](const std::string &T) {
+      return isSimpleToken(T) || llvm::all_of(T,
+                                              [](char C) {
+                                                return llvm::isAlnum(C) ||
+                                                       C == '_' || C == ' ' ||
+                                                       C == '+';
+                                              })
+                 ? T
+                 : "(" + T + ")";
+    };
+    bool MayJump = containsGoto(G.Scope);
+    std::string Type =
+        std::string(Deferred ? "::distwar::Fields<" : "::distwar::Batch<") +
+        Sites[G.Sites.front()].TypeText + ", " + Size;
+    std::optional<size_t> RunStart;
+    for (size_t K = 0; K <= Slots.size(); ++K) {
+      bool Always = false;
+      if (K < Slots.size() && !MayJump) {
+        std::optional<std::string> Cond =
+            siteCondition(Ctx, Sites[Slots[K].Site], G.Scope);
+        Always = Cond && Cond->empty();
+      }
+      if (Always && !RunStart)
+        RunStart = K;
+      if (!Always && RunStart) {
+        const std::string &End = K < Slots.size() ? Slots[K].Offset : Size;
+        Type += ", ::distwar::AlwaysSet<" + Arg(Slots[*RunStart].Offset) +
+                ", " + Arg(End) + ">";
+        RunStart.reset();
+      }
+    }
+    return Type + ">";
+  }
+
+  static bool containsGoto(const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<GotoStmt, IndirectGotoStmt>(S))
+      return true;
+    return llvm::any_of(S->children(),
+                        [](const Stmt *C) { return containsGoto(C); });
   }
 
   void add(SourceLocation Loc, unsigned Length, std::string Text, Rank R) {

@@ -37,6 +37,16 @@ deferredAddressLambda(clang::ASTContext &Ctx,
                       llvm::ArrayRef<DeferredSlot> Slots,
                       llvm::StringRef KeyVar);
 
+/// The conjunction of the `if` conditions between site \p S and \p Scope as
+/// source text: "" when the site runs whenever the statement of \p Scope that
+/// holds it does (only blocks, expressions and the site's channel loop, whose
+/// body never leaves it, in between); nullopt when the path holds anything
+/// else (another loop, `?:`, `&&`, `||`, `switch`) or a condition that cannot
+/// be repeated at the call.
+std::optional<std::string> siteCondition(clang::ASTContext &Ctx,
+                                         const AtomicSite &S,
+                                         const clang::Stmt *Scope);
+
 } // namespace distwar
 
 #endif

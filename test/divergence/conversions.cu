@@ -34,7 +34,7 @@ __global__ void continues(float *ga, float *gb, float *out, const float *x,
   out[threadIdx.x] = acc;
 }
 // CHECK-LABEL: __global__ void continues(
-// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0; float b;
+// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0; float b;
 // CHECK-NEXT: float a = x[threadIdx.x * n + j];
 // CHECK-NEXT: if (a < 0.f) {
 // CHECK-NEXT: if (a < -1.f)
@@ -62,7 +62,7 @@ __global__ void underIf(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void underIf(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK: distwar_batch0.set(1, &gb[i], a * a); distwar_key0 = i; distwar_reached0 = true;
 // CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
 // REPORT: group underIf#0: batched (butterfly-uniform) key=i
@@ -79,7 +79,7 @@ __global__ void loopTerm(float *g, const float *x, int n, int w) {
   }
 }
 // CHECK-LABEL: __global__ void loopTerm(
-// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (inside); ::distwar::Fields<float, 1> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
+// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (inside); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
 // CHECK-NEXT: counter++;
 // CHECK-NEXT: if (x[j] > 1.f)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
@@ -173,12 +173,12 @@ __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
   gc[threadIdx.x] += T;
 }
 // CHECK-LABEL: __global__ void split(
-// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Fields<float, 1> distwar_batch0; int distwar_key0 = 0; int id;
+// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; int id;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + j];
 // CHECK-NEXT: if (a <= 0.f)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
 // CHECK-NEXT: id = ids[j];
-// CHECK-NEXT: distwar_batch0.set(0, &gc[id], a * T); distwar_key0 = id; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gc[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 2> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK-NEXT: distwar_batch0.set(0, &gc[id], a * T); distwar_key0 = id; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gc[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
 // CHECK-NEXT: T *= 1.f - a;
 // CHECK-NEXT: if (a < cut)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
@@ -201,7 +201,7 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
   }
 }
 // CHECK-LABEL: __global__ void twoKeys(
-// CHECK: distwar_batch0.set(0, &ga[i], v); distwar_key0 = i; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK: distwar_batch0.set(0, &ga[i], v); distwar_key0 = i; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
 // CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], v); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 9), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gb[distwar_key1]; return nullptr; });
 // REPORT: group twoKeys#0: batched (butterfly-uniform) key=i
 // REPORT: group twoKeys#1: batched (butterfly) key=ids[i]

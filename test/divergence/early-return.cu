@@ -26,7 +26,7 @@ __global__ void converted(float *gx, float *gy, const float *w, int n, int k) {
 // CHECK: bool distwar_returned = (px >= n);
 // CHECK-EMPTY:
 // CHECK-NEXT: const float s = 2.f * px;
-// CHECK-NEXT: for (int t = 0; t < k; ++t) { bool distwar_active0 = (!distwar_returned); ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
+// CHECK-NEXT: for (int t = 0; t < k; ++t) { bool distwar_active0 = (!distwar_returned); ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
 // CHECK: distwar_batch0.set(1, &gy[t], v * v); distwar_key0 = t; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0,
 // REPORT: group converted#0: batched (butterfly-uniform) key=t
 

@@ -34,7 +34,7 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
                         bool ortho) {
   const int id = ids[threadIdx.x];
   if (id >= 0) {
-    // CHECK: ::distwar::Batch<float, 5> distwar_batch0; distwar_batch0.set(0, (&((&g.pos[id])->x)), ((d).x)); distwar_batch0.set(1, {{.*}}; distwar_batch0.set(2, (&((&g.pos[id])->z)), ((d).z));
+    // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0; distwar_batch0.set(0, (&((&g.pos[id])->x)), ((d).x)); distwar_batch0.set(1, {{.*}}; distwar_batch0.set(2, (&((&g.pos[id])->z)), ((d).z));
     ATOMICADD_F3(&g.pos[id], d);
     float s = ortho ? 1.f : 2.f;
     // A multi-line invocation keeps its line count.
@@ -46,7 +46,7 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
     // CHECK: distwar_batch0.set(4, AT(g.rad, id), r); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 0));
     atomicAdd(AT(g.rad, id), r);
     // An integer counter through a macro: its own, exact, integer batch.
-    // CHECK: ::distwar::Batch<int, 1> distwar_batch1; distwar_batch1.set(0, (&g.hits[id]), (1)); ::distwar::reduceSerial(distwar_batch1, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 1));
+    // CHECK: ::distwar::Batch<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; distwar_batch1.set(0, (&g.hits[id]), (1)); ::distwar::reduceSerial(distwar_batch1, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 1));
     ATOMICADD(&g.hits[id], 1);
   }
 }
@@ -54,7 +54,7 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
 // A macro whose body ends with ';' and a key spelled through a macro.
 __global__ void xyz(float3 *grad, const int *ids, float3 v) {
   const int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Batch<float, 3> distwar_batch0; distwar_batch0.set(0, &grad[(id)].x, v.x); distwar_batch0.set(1, &grad[(id)].y, v.y); distwar_batch0.set(2, &grad[(id)].z, v.z);
+  // CHECK: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; distwar_batch0.set(0, &grad[(id)].x, v.x); distwar_batch0.set(1, &grad[(id)].y, v.y); distwar_batch0.set(2, &grad[(id)].z, v.z);
   // CHECK-SAME: ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 2));
   ADD3(grad, ID(id), v)
 }

@@ -8,7 +8,7 @@ constexpr int kChannels = 4;
 enum { NumSH = 2 };
 
 __global__ void literal(float *dc, float *dop, int id, float v) {
-  // CHECK: ::distwar::Fields<float, 3 + 1> distwar_batch0; _Pragma("unroll") for (int ch = 0; ch < 3; ch++) {
+  // CHECK: ::distwar::Fields<float, 3 + 1, ::distwar::AlwaysSet<0, 3 + 1>> distwar_batch0; _Pragma("unroll") for (int ch = 0; ch < 3; ch++) {
   for (int ch = 0; ch < 3; ch++) {
     // CHECK-NEXT: distwar_batch0.set(0 + ch, &dc[id * 3 + ch], v * ch);
     atomicAdd(&dc[id * 3 + ch], v * ch);
@@ -18,7 +18,7 @@ __global__ void literal(float *dc, float *dop, int id, float v) {
 }
 
 __global__ void named(float *dc, float *dsh, int id, float v) {
-  // CHECK: ::distwar::Fields<float, kChannels + (NumSH - 1)> distwar_batch0; _Pragma("unroll") for (int c = 0; c < kChannels; ++c)
+  // CHECK: ::distwar::Fields<float, kChannels + (NumSH - 1), ::distwar::AlwaysSet<0, (kChannels + (NumSH - 1))>> distwar_batch0; _Pragma("unroll") for (int c = 0; c < kChannels; ++c)
   for (int c = 0; c < kChannels; ++c)
     // CHECK-NEXT: distwar_batch0.set(0 + c, &dc[kChannels * id + c], v);
     atomicAdd(&dc[kChannels * id + c], v);
@@ -32,7 +32,7 @@ __global__ void named(float *dc, float *dsh, int id, float v) {
 
 template <int C>
 __global__ void templated(float *dc, float *dop, int id, float v) {
-  // CHECK: ::distwar::Fields<float, C + 1> distwar_batch0; _Pragma("unroll") for (int ch = 0; ch < C; ch++) {
+  // CHECK: ::distwar::Fields<float, C + 1, ::distwar::AlwaysSet<0, C + 1>> distwar_batch0; _Pragma("unroll") for (int ch = 0; ch < C; ch++) {
   for (int ch = 0; ch < C; ch++) {
     // CHECK-NEXT: distwar_batch0.set(0 + ch, &dc[id * C + ch], v);
     atomicAdd(&dc[id * C + ch], v);

@@ -18,7 +18,7 @@
   atomicAdd(&buf[i].y, v);
 
 // (a) Direct fields and vector members: the key as written (serial output).
-// CHECK: ::distwar::Fields<float, 3> distwar_batch0; distwar_batch0.set(0, &da[id], v);
+// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; distwar_batch0.set(0, &da[id], v);
 // CHECK-NEXT: distwar_batch0.set(1, &dxy[id].x, v);
 // CHECK-NEXT: distwar_batch0.set(2, &dxy[id].y, -v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &da[id]; if (distwar_slot == 1) return &dxy[id].x; if (distwar_slot == 2) return &dxy[id].y; return nullptr; });
 __global__ void direct(float *da, float2 *dxy, const int *ids, float v) {
@@ -30,7 +30,7 @@ __global__ void direct(float *da, float2 *dxy, const int *ids, float v) {
 
 // (b) A channel loop with a non-zero lower bound: the lambda declares the
 // channel variable from the slot.
-// CHECK: ::distwar::Fields<float, (4 - 1) + 1> distwar_batch0; _Pragma("unroll") for (int ch = 1; ch < 4; ch++)
+// CHECK: ::distwar::Fields<float, (4 - 1) + 1, ::distwar::AlwaysSet<0, ((4 - 1) + 1)>> distwar_batch0; _Pragma("unroll") for (int ch = 1; ch < 4; ch++)
 // CHECK-NEXT: distwar_batch0.set(0 + (ch - 1), &dc[id * 4 + ch], v * ch);
 // CHECK-NEXT: distwar_batch0.set((4 - 1) + 0, &dop[id], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot >= 0 && distwar_slot < 0 + (4 - 1)) { const int ch = distwar_slot - (0) + (1); return &dc[id * 4 + ch]; } if (distwar_slot == (4 - 1) + 0) return &dop[id]; return nullptr; });
 __global__ void channels(float *dc, float *dop, const int *ids, float v) {
@@ -41,7 +41,7 @@ __global__ void channels(float *dc, float *dop, const int *ids, float v) {
 }
 
 // (c) A field under a grid-uniform condition: nullptr when it does not hold.
-// CHECK: ::distwar::Fields<float, 2> distwar_batch0; distwar_batch0.set(0, &ga[id], v);
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0; distwar_batch0.set(0, &ga[id], v);
 // CHECK-NEXT: if (!ortho)
 // CHECK-NEXT: distwar_batch0.set(1, &gb[id], 2 * v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 2), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[id]; if (distwar_slot == 1) return ((!ortho)) ? (&gb[id]) : nullptr; return nullptr; });
 __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
@@ -54,7 +54,7 @@ __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
 
 // (d) Butterfly output: the key is replaced by the captured distwar_key0, so
 // gid need not be live at the call.
-// CHECK: for (int j = 0; j < n; j++) { ::distwar::Fields<float, 3> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int j = 0; j < n; j++) { ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: int gid = list[j];
 // CHECK-NEXT: distwar_batch0.set(0, &ga[gid], v);
 // CHECK-NEXT: distwar_batch0.set(1, &gxy[gid].x, v);
@@ -70,7 +70,7 @@ __global__ void butterfly(float *ga, float2 *gxy, const int *list, int n,
 }
 
 // (e) Sites written by a macro keep Batch: their text is the expansion.
-// CHECK: ::distwar::Batch<float, 2> distwar_batch0; distwar_batch0.set(0, &gxy[id].x, v); distwar_batch0.set(1, &gxy[id].y, v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 4));
+// CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; distwar_batch0.set(0, &gxy[id].x, v); distwar_batch0.set(1, &gxy[id].y, v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 4));
 __global__ void macroSite(float2 *gxy, const int *ids, float v) {
   int id = ids[threadIdx.x];
   ADD2(gxy, id, v)
@@ -78,7 +78,7 @@ __global__ void macroSite(float2 *gxy, const int *ids, float v) {
 
 // (f) An address reads a local other than the key (the stride) and is not
 // repeated at the call: Batch.
-// CHECK: ::distwar::Batch<float, 3 + 1> distwar_batch0; _Pragma("unroll") for (int c = 0; c < 3; c++)
+// CHECK: ::distwar::Batch<float, 3 + 1, ::distwar::AlwaysSet<0, 3 + 1>> distwar_batch0; _Pragma("unroll") for (int c = 0; c < 3; c++)
 // CHECK-NEXT: distwar_batch0.set(0 + c, &buf[id * stride + c], v * c);
 // CHECK-NEXT: distwar_batch0.set(3 + 0, &buf[id * stride + 3], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 5));
 __global__ void localStride(float *buf, const int *ids, float v) {
@@ -94,7 +94,7 @@ __global__ void localStride(float *buf, const int *ids, float v) {
 // Batch.
 __device__ int texel(int x, int y, int c) { return (y * 16 + x) * 4 + c; }
 
-// CHECK: for (int x = 0; x < w; ++x) { ::distwar::Batch<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int x = 0; x < w; ++x) { ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: distwar_batch0.set(0, grad + texel(x, y, 0), v);
 // CHECK-NEXT: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v); distwar_key0 = texel(x, y, 0); ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 6));
 __global__ void opaqueKeys(float *grad, int w, float v) {

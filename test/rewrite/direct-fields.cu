@@ -12,7 +12,7 @@ struct Grad { float a, b; };
 __global__ void direct(float *da, float *db, float2 *dxy, const int *ids,
                        float v) {
   int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Fields<float, 4> distwar_batch0; distwar_batch0.set(0, &da[id], v);
+  // CHECK: ::distwar::Fields<float, 4, ::distwar::AlwaysSet<0, 4>> distwar_batch0; distwar_batch0.set(0, &da[id], v);
   atomicAdd(&da[id], v);
   // CHECK-NEXT: distwar_batch0.set(1, &(db[id]), 2 * v);
   atomicAdd(&(db[id]), 2 * v);
@@ -23,7 +23,7 @@ __global__ void direct(float *da, float *db, float2 *dxy, const int *ids,
 }
 
 __device__ void members(Grad *g, unsigned id, float v) {
-  // CHECK: ::distwar::Fields<float, 2> distwar_batch0; distwar_batch0.set(0, &g[id].a, v);
+  // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; distwar_batch0.set(0, &g[id].a, v);
   atomicAdd(&g[id].a, v);
   // CHECK-NEXT: distwar_batch0.set(1, &g[id].b, v * v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_direct_fields_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &g[id].a; if (distwar_slot == 1) return &g[id].b; return nullptr; });
   atomicAdd(&g[id].b, v * v);

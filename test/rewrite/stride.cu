@@ -7,7 +7,7 @@ constexpr int K = 3;
 
 __global__ void stride(float *grad, double *dd, int n, float v) {
   int key = blockIdx.x;
-  // CHECK: ::distwar::Fields<float, 5> distwar_batch0; distwar_batch0.set(0, &grad[key * 3 + 0], v);
+  // CHECK: ::distwar::Fields<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0; distwar_batch0.set(0, &grad[key * 3 + 0], v);
   atomicAdd(&grad[key * 3 + 0], v);
   // CHECK-NEXT: distwar_batch0.set(1, &grad[3 * key + 1], v);
   atomicAdd(&grad[3 * key + 1], v);
