@@ -2,6 +2,7 @@
 
 #include "distwar/Divergence.h"
 #include "distwar/GroupSafety.h"
+#include "distwar/Speculation.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -244,6 +245,72 @@ Reason tripCountsVisibleAt(ASTContext &Ctx,
   return Reason::None;
 }
 
+/// Where statements between guard points may run unguarded (Speculation.h;
+/// FlagPlan::AnyFromStart...Unguarded). A guard point's stretch is the
+/// statements after it up to and including the next converted continue's
+/// statement; the stretch that reaches the holder never qualifies. Per-lane
+/// guards closed before the warp-uniform branch must not hold declarations
+/// used after them.
+void planSpeculation(ASTContext &Ctx, const Stmt *Loop,
+                     llvm::ArrayRef<Stmt *> Stmts,
+                     llvm::ArrayRef<size_t> ContinueHolders, size_t H,
+                     size_t GuardBegin, FlagPlan &Plan) {
+  SpeculationCheck Check(Ctx, Loop);
+  auto Speculatable = [&](size_t Begin, size_t End) { // [Begin, End]
+    for (size_t I = Begin; I <= End; ++I)
+      if (!Check.statement(Stmts[I]))
+        return false;
+    return true;
+  };
+  llvm::SmallVector<size_t, 4> Points(ContinueHolders.begin(),
+                                      ContinueHolders.end());
+  llvm::erase_if(Points, [&](size_t K) { return K >= H; });
+  auto StretchEnd = [&](size_t I) -> std::optional<size_t> { // point index
+    if (I + 1 < Points.size())
+      return Points[I + 1];
+    return std::nullopt; // reaches the holder
+  };
+  unsigned Open = 0;
+  bool InAny = false;
+  if (Plan.GuardFromStart) {
+    if (!Points.empty() && Speculatable(0, Points.front())) {
+      Plan.AnyFromStart = true;
+      InAny = true;
+    } else {
+      Open = 1;
+    }
+  }
+  for (size_t I = 0; I < Points.size(); ++I) {
+    std::optional<size_t> End = StretchEnd(I);
+    bool Spec = End && Speculatable(Points[I] + 1, *End);
+    if (Spec && !InAny && Open) {
+      // Closing the per-lane guards ends their declarations' scope.
+      llvm::DenseSet<const VarDecl *> Declared;
+      for (size_t J = GuardBegin; J <= Points[I]; ++J)
+        if (const auto *DS = dyn_cast<DeclStmt>(Stmts[J]))
+          for (const Decl *D : DS->decls())
+            if (const auto *V = dyn_cast<VarDecl>(D))
+              Declared.insert(V);
+      for (size_t J = Points[I] + 1; J < Stmts.size() && Spec; ++J)
+        Spec = !refersToAny(Stmts[J], Declared);
+    }
+    if (!Spec) {
+      ++Open;
+      continue;
+    }
+    if (InAny) {
+      Plan.Unguarded.push_back(Stmts[Points[I]]);
+    } else {
+      Plan.AnyAfter = Stmts[Points[I]];
+      Plan.CloseBeforeAny = Open;
+      Open = 0;
+      InAny = true;
+    }
+  }
+  if (InAny)
+    Plan.GuardsOpen = Open + 1;
+}
+
 } // namespace
 
 Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
@@ -465,6 +532,8 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
   for (size_t K : ContinueHolders)
     Plan.GuardsOpen += K >= From && K < H;
+  if (Plan.Segments == 1 && !Plan.GroupUnderIf && !Init.empty())
+    planSpeculation(Ctx, Loop, Stmts, ContinueHolders, H, GuardBegin, Plan);
 
   // Nothing in the guarded statements may synchronise lanes.
   for (size_t I = GuardBegin; I < Stmts.size(); ++I) {

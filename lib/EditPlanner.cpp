@@ -241,7 +241,10 @@ public:
         const auto *V0 = cast<VarDecl>(*DS->decl_begin());
         replaceKeepingLines(DS->getBeginLoc(), V0->getLocation(), "");
       }
-      if (F.GuardFromStart)
+      std::string AnyGuard = " if (::distwar::anyActive(" + Live + ")) {";
+      if (F.AnyFromStart)
+        Head += AnyGuard;
+      else if (F.GuardFromStart)
         Head += " if (" + Live + ") {";
       add(F.Body->getLBracLoc().getLocWithOffset(1), 0, Head, RankBatch);
 
@@ -260,8 +263,16 @@ public:
             F.EarlyReturn->getBeginLoc(), afterStatement(F.EarlyReturn),
             "bool distwar_returned = (" +
                 sourceText(F.EarlyReturn->getCond(), Ctx) + ");");
-      for (const Stmt *S : F.GuardAfter)
-        add(afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
+      for (const Stmt *S : F.GuardAfter) {
+        if (S == F.AnyAfter)
+          add(afterStatement(S), 0,
+              (F.CloseBeforeAny ? " " + std::string(F.CloseBeforeAny, '}')
+                                : std::string()) +
+                  AnyGuard,
+              RankBatch);
+        else if (!llvm::is_contained(F.Unguarded, S))
+          add(afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
+      }
     } else {
       // Just after the previous group's reduction, at the body's top level.
       add(afterStatement(F.PrevHolder), 0,

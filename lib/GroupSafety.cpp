@@ -315,6 +315,10 @@ bool bodyIsPure(const Stmt *S, unsigned Depth) {
 
 bool isPureCallee(const FunctionDecl *FD) { return isPureCalleeAt(FD, 0); }
 
+bool isKnownMathFunction(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && isKnownPureName(FD->getName());
+}
+
 /// The statements of the group's region, in order.
 static llvm::ArrayRef<Stmt *> regionOf(const SiteGroup &G) {
   llvm::ArrayRef<Stmt *> Body(G.Scope->body_begin(), G.Scope->body_end());

@@ -39,6 +39,17 @@ struct FlagPlan {
   /// these body statements (those holding a converted continue).
   bool GuardFromStart = false;
   std::vector<const clang::Stmt *> GuardAfter;
+  /// Speculation (Speculation.h): statements after some guard points run in
+  /// every lane, unguarded, inside one warp-uniform branch
+  /// `if (::distwar::anyActive(live)) {` so that warps with no active lane
+  /// still skip them. The branch opens at the body's start (AnyFromStart,
+  /// instead of the per-lane guard) or after AnyAfter (a GuardAfter
+  /// statement), once the CloseBeforeAny per-lane guards open there are
+  /// closed. After the GuardAfter statements in Unguarded no guard opens.
+  bool AnyFromStart = false;
+  const clang::Stmt *AnyAfter = nullptr;
+  unsigned CloseBeforeAny = 0;
+  std::vector<const clang::Stmt *> Unguarded;
   /// Statements after the holder run under `if (live) { ... }` again.
   bool GuardTrailing = false;
   /// Declarations split into a declaration at the body's start and an

@@ -39,6 +39,10 @@ bool isArithmeticOperatorCall(const clang::CXXOperatorCallExpr *Op);
 /// math builtin, or a visible device function whose body only computes.
 bool isPureCallee(const clang::FunctionDecl *FD);
 
+/// True for a math function of the known list (sqrtf, exp, min, ...): no
+/// memory access at all, whatever its arguments.
+bool isKnownMathFunction(const clang::FunctionDecl *FD);
+
 } // namespace distwar
 
 #endif

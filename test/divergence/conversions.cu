@@ -39,7 +39,9 @@ __global__ void continues(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: if (a < 0.f) {
 // CHECK-NEXT: if (a < -1.f)
 // CHECK-NEXT: distwar_active0 = false;
-// CHECK-NEXT: } if (distwar_active0) {
+// b = a * 2.f and the test of b only compute: they run in every lane, inside
+// one warp-uniform branch (speculation), with no per-lane guard.
+// CHECK-NEXT: } if (::distwar::anyActive(distwar_active0)) {
 // CHECK-NEXT: b = a * 2.f;
 // CHECK-NEXT: if (b > m)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {

@@ -437,6 +437,15 @@ reduceButterflyUniform(const Fields<T, N, R...> &f, bool active, Key key,
   detail::butterfly<S, /*CheckKey=*/false>(f, active, key, threshold, addrOf);
 }
 
+/// True when some lane executing this call together with the caller has
+/// `active` set (the caller's own flag included): the warp-uniform branch
+/// around the statements butterfly output runs in every lane (speculation,
+/// GENERATED_CODE.md section 6). A lane whose own flag is set always gets
+/// true; lanes not present (exited, diverged) are not waited for.
+__device__ __forceinline__ bool anyActive(bool active) {
+  return __any_sync(__activemask(), active);
+}
+
 namespace detail {
 // A bit pattern that arithmetic does not produce for floats (a NaN with a
 // payload) and that integer gradients practically never hit.
