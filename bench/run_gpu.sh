@@ -7,6 +7,8 @@
 # <pregenerated-dir>: the `distwar-pregenerate` output of a build with the
 # tool (build/pregenerated), holding distwar_kernels_bwd_<variant>/...
 # Writes <out-dir>/{test.log,bench.log,bench.json} and the plots.
+# DISTWAR_GPU_CMAKE_ARGS: extra configure arguments (e.g.
+# -DDISTWAR_KERNEL_STRATEGY_VARIANTS= to skip the auto_s<n> builds).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pregen=$(cd "${1:?pregenerated dir}" && pwd)
@@ -21,7 +23,7 @@ list=$(IFS=';'; echo "${variants[*]:-}")
 echo "pregenerated variants: ${list:-none}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DDISTWAR_BUILD_TOOL=OFF -DDISTWAR_PREGENERATED_DIR="$pregen" \
-  "-DDISTWAR_KERNEL_VARIANTS=$list" >"$out/configure.log"
+  "-DDISTWAR_KERNEL_VARIANTS=$list" ${DISTWAR_GPU_CMAKE_ARGS:-} >"$out/configure.log"
 ninja -C "$build" -j"$(nproc)" distwar_kernels_gpu_test distwar_bench \
   >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 status=0
