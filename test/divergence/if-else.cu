@@ -257,3 +257,23 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
 // CHECK-NEXT: }
 // CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return ((gopt)) ? (&gopt[distwar_key0]) : nullptr; return nullptr; });
 // REPORT: group nestedField#0: batched (butterfly-uniform) key=i type=float sites=2
+
+// A plain block at the body's top level holds the group: the same shape,
+// the flag is set for every lane that ran the block.
+__global__ void block(float *ga, float *gb, const float *x, int n) {
+  for (int i = 0; i < n; i++) {
+    {
+      const float a = x[threadIdx.x * n + i];
+      atomicAdd(&ga[i], a);
+      atomicAdd(&gb[i], a);
+    }
+  }
+}
+// CHECK-LABEL: __global__ void block(
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK-NEXT: {
+// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
+// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a); distwar_key0 = i; distwar_reached0 = true;
+// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 9), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// REPORT: group block#0: batched (butterfly-uniform) key=i type=float sites=2

@@ -181,3 +181,20 @@ __global__ void bothArms(float *ga, float *gb, const float *x, int n) {
 // CHECK-NEXT: } else {
 // CHECK-NEXT: atomicAdd(&ga[i], -a);
 // CHECK-NEXT: atomicAdd(&gb[i], 0.5f * a);
+
+// The holder's last branch ends inside a macro expansion: no place for the
+// reduction in the file.
+#define RESET(v) v = 0.f
+__global__ void macroEnd(float *ga, float *gb, const float *x, int n) {
+  float s = 1.f;
+  for (int i = 0; i < n; i++) {
+    const float a = x[threadIdx.x * n + i];
+    if (a < 0.f) {
+      atomicAdd(&ga[i], a);
+      atomicAdd(&gb[i], a);
+    } else
+      RESET(s);
+  }
+  ga[0] = s;
+}
+// REPORT-DAG: group macroEnd#0: batched (serial; not butterfly: DW0004 macro-expansion)
