@@ -66,17 +66,13 @@ bool writesSomething(const Stmt *S) {
   return false;
 }
 
-/// Assignments, increments, and calls that are not pure functions (a call
-/// may write memory or synchronise lanes).
-bool hasSideEffects(const Stmt *S) {
+/// Calls that are not pure functions (a call may write memory or
+/// synchronise lanes), assignments through template operators, and
+/// expressions that run statements or allocate.
+bool callsImpure(const Stmt *S) {
   if (!S)
     return false;
   if (isa<StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, AsmStmt>(S))
-    return true;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && UO->isIncrementDecrementOp())
     return true;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
       Op && isArithmeticOperatorCall(Op)) {
@@ -92,9 +88,13 @@ bool hasSideEffects(const Stmt *S) {
         !isPureCallee(Construct->getConstructor()))
       return true;
   for (const Stmt *Child : S->children())
-    if (hasSideEffects(Child))
+    if (callsImpure(Child))
       return true;
   return false;
+}
+
+bool hasSideEffects(const Expr *E) {
+  return writesSomething(E) || callsImpure(E);
 }
 
 /// The statement of the loop body \p Body that holds the group's block
