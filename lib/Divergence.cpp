@@ -67,6 +67,84 @@ bool writesSomething(const Stmt *S) {
   return false;
 }
 
+/// Calls that are not pure functions (a call may write memory or
+/// synchronise lanes), assignments through template operators, and
+/// expressions that run statements or allocate.
+bool callsImpure(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, AsmStmt>(S))
+    return true;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && isArithmeticOperatorCall(Op)) {
+    if (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+        Op->getOperator() == OO_MinusMinus)
+      return true;
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    if (!isPureCallee(Call->getDirectCallee()))
+      return true;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+    if (!Construct->getConstructor()->isTrivial() &&
+        !isPureCallee(Construct->getConstructor()))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (callsImpure(Child))
+      return true;
+  return false;
+}
+
+bool hasSideEffects(const Expr *E) {
+  return writesSomething(E) || callsImpure(E);
+}
+
+/// The statement of the loop body \p Body that holds the group's block
+/// \p Scope: between them only blocks and branches of ifs (nested ifs, else
+/// branches, else-if chains) may lie. The conditions stay where they are and
+/// are evaluated once, as before; only the group's atomics move, to just
+/// after the holder.
+Reason holderOfScope(const CompoundStmt *Scope, const CompoundStmt *Body,
+                     UniformityAnalysis &U, const Stmt *&Holder) {
+  const Stmt *Child = Scope;
+  for (const Stmt *P = U.parentOf(Scope); P; Child = P, P = U.parentOf(P)) {
+    if (P == Body) {
+      Holder = Child;
+      return Reason::None;
+    }
+    if (isa<CompoundStmt>(P))
+      continue;
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || (Child != If->getThen() && Child != If->getElse()))
+      return Reason::NotInLoop;
+    if (If->getInit() || If->getConditionVariable() || If->isConstexpr() ||
+        If->isConsteval())
+      return Reason::IfForm;
+    if (hasSideEffects(If->getCond()))
+      return Reason::ConditionSideEffects;
+  }
+  return Reason::NotInLoop;
+}
+
+/// The statements a lane that completes the group runs after it and before
+/// the end of its holder: the rest of each enclosing block up to the loop
+/// body (never the other branches of an if).
+void statementsAfterGroup(const SiteGroup &G, const CompoundStmt *Body,
+                          UniformityAnalysis &U,
+                          llvm::SmallVectorImpl<const Stmt *> &After) {
+  const Stmt *Child = G.Last;
+  for (const Stmt *P = G.Scope; P && P != Body; Child = P, P = U.parentOf(P)) {
+    const auto *Block = dyn_cast<CompoundStmt>(P);
+    if (!Block)
+      continue;
+    bool Seen = false;
+    for (const Stmt *S : Block->body()) {
+      if (Seen)
+        After.push_back(S);
+      Seen = Seen || S == Child;
+    }
+  }
+}
+
 struct ExitScan {
   Reason Why = Reason::None;
   std::vector<const ContinueStmt *> Continues;
@@ -367,11 +445,9 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     const Stmt *Holder = SG->Last;
     bool UnderIf = false;
     if (SG->Scope != Body) {
-      const auto *If = dyn_cast_or_null<IfStmt>(U.parentOf(SG->Scope));
-      if (!If || If->getThen() != SG->Scope || If->getElse() || If->getInit() ||
-          If->getConditionVariable() || U.parentOf(If) != Body)
-        return Reason::NotInLoop;
-      Holder = If;
+      if (Reason R = holderOfScope(SG->Scope, Body, U, Holder);
+          R != Reason::None)
+        return R;
       UnderIf = true;
     }
     size_t Index = IndexOf(Holder);
@@ -548,16 +624,11 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       R != Reason::None)
     return R;
 
-  // A group under an if: the statements after it in the if's block run
-  // before the reduction now.
+  // A group under ifs: the statements after it up to the end of its holder
+  // run before the reduction now.
   if (Plan.GroupUnderIf) {
     llvm::SmallVector<const Stmt *, 8> After;
-    bool Seen = false;
-    for (const Stmt *S : G.Scope->body()) {
-      if (Seen)
-        After.push_back(S);
-      Seen = Seen || S == G.Last;
-    }
+    statementsAfterGroup(G, Body, U, After);
     if (Reason R = checkStatementsBetween(Sites, G, After); R != Reason::None)
       return R;
   }

@@ -3,9 +3,10 @@
 //
 // The butterfly needs every lane of the warp at the reduction. Inside the loop
 // iteration that holds a group, this decides whether the ways lanes skip the
-// group (`if (c) continue;`, the group under `if (c) {...}`, a lane-dependent
-// loop-condition term that never changes in the loop) can become an active
-// flag that guards exactly the statements those lanes skipped, and plans it.
+// group (`if (c) continue;`, the group under `if (c) {...}`, nested ifs and
+// if/else branches, a lane-dependent loop-condition term that never changes in
+// the loop) can become an active flag that guards exactly the statements those
+// lanes skipped, and plans it.
 // The text is written by EditPlanner.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +25,9 @@ struct FlagPlan {
   /// reduction is called at its top level, outside every guard.
   const clang::CompoundStmt *Body = nullptr;
   /// The body statement holding the group: the group's last statement, or
-  /// the `if` whose block holds the group (then Reached is used).
+  /// the outermost `if` (or block) whose branches hold the group's block,
+  /// through nested ifs, else branches and else-if chains (then Reached is
+  /// used: set where the group completes, the reduction after the holder).
   const clang::Stmt *Holder = nullptr;
   bool GroupUnderIf = false;
   /// Initial value of the live flag (lanes that have not skipped the rest of

@@ -6,9 +6,9 @@ fields of vector types, stride-K arrays, channel loops with compile-time trip
 counts (literal, constexpr, template parameter), macros (one atomic, x/y/z,
 address from a macro), templates on type and channel count, integer
 counters, keys from parameters, loads and loop variables, divergence
-(continue, if, early return), and reads of a destination between sites (which
-the tool must refuse). Every kernel is valid CUDA; the tool's output must be
-too.
+(continue, if, nested ifs, if/else and else-if branches, early return), and
+reads of a destination between sites (which the tool must refuse). Every
+kernel is valid CUDA; the tool's output must be too.
 
   gen_kernels.py --seed S --files F --kernels K --out DIR
 writes DIR/fuzz_<i>.cu, F files of K kernels each.
@@ -135,6 +135,46 @@ class Kernel:
             self.emit(indent + 1, "atomicAdd(&%s[%s], %s);" % (b, key, self.value(ty)))
             self.emit(indent, "}")
 
+    def guarded(self, indent, key, ty):
+        """One group, sometimes under nested ifs or in one branch of an
+        if/else or else-if chain (some conditions with side effects)."""
+        rng = self.rng
+        shape = rng.random()
+        if shape < 0.15:
+            self.emit(indent, "if (v > 0.2f) {")
+            self.emit(indent + 1, "w += v;")
+            self.emit(indent + 1, "if (w < 4.f) {")
+            self.atomics(indent + 2, key, ty)
+            self.emit(indent + 1, "}")
+            self.emit(indent + 1, "w *= 0.5f;")
+            self.emit(indent, "}")
+        elif shape < 0.3:
+            arm = rng.choice(["then", "else", "elseif", "sideeffect"])
+            cond = "v * j > 1.f"
+            if arm == "sideeffect":
+                cond = "(w += 1.f) > 2.f"
+            if arm == "else":
+                self.emit(indent, "if (%s) {" % cond)
+                self.emit(indent + 1, "w -= v;")
+                self.emit(indent, "} else {")
+                self.atomics(indent + 1, key, ty)
+                self.emit(indent, "}")
+            elif arm == "elseif":
+                self.emit(indent, "if (v > 2.f) {")
+                self.emit(indent + 1, "w = 0.f;")
+                self.emit(indent, "} else if (w > 0.5f) {")
+                self.atomics(indent + 1, key, ty)
+                self.emit(indent, "} else")
+                self.emit(indent + 1, "w += 1.f;")
+            else:
+                self.emit(indent, "if (%s) {" % cond)
+                self.atomics(indent + 1, key, ty)
+                self.emit(indent, "} else {")
+                self.emit(indent + 1, "w -= v;")
+                self.emit(indent, "}")
+        else:
+            self.atomics(indent, key, ty)
+
     def body(self):
         rng = self.rng
         ty = "T" if self.templated and "T" in self.tparams else "float"
@@ -159,7 +199,7 @@ class Kernel:
             if rng.random() < 0.4:
                 self.emit(2, "if (v * j > 3.f) continue;")
             self.emit(2, "v = v * 0.9f + 0.1f;")
-            self.atomics(2, rng.choice(["id", "id", "j"]), ty)
+            self.guarded(2, rng.choice(["id", "id", "j"]), ty)
             if rng.random() < 0.3:
                 self.atomics(2, "id + 1", ty)
             self.emit(1, "}")

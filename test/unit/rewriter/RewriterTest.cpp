@@ -225,3 +225,79 @@ TEST(Divergence, ContinuesAndLoopTermBecomeOneFlag) {
   EXPECT_TRUE(Plan.UniformTrips);
   EXPECT_EQ(U.classifyKey(P.Sites[0].Key), KeyUniformity::Uniform);
 }
+
+Reason planFirstGroup(Parsed &P, FlagPlan &Plan) {
+  EXPECT_EQ(P.Groups.size(), 1u);
+  if (P.Groups.empty())
+    return Reason::NotInLoop;
+  UniformityAnalysis U(P.AST->getASTContext(), P.Groups[0].Function);
+  return planActiveFlag(P.AST->getASTContext(), P.Sites, P.Groups[0], U, Plan);
+}
+
+TEST(Divergence, GroupInElseIfArmIsHeldByTheOutermostIf) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *ga, float *gb, const float *x, int n) {
+      for (int i = 0; i < n; ++i) {
+        const float a = x[i];
+        if (a > 2.f) {
+          ga[n] = a;
+        } else if (a > 0.f) {
+          if (a < 1.f) {
+            atomicAdd(&ga[i], a);
+            atomicAdd(&gb[i], a);
+          }
+        }
+      }
+    })cu");
+  FlagPlan Plan;
+  ASSERT_EQ(planFirstGroup(P, Plan), Reason::None);
+  EXPECT_TRUE(Plan.GroupUnderIf);
+  EXPECT_TRUE(Plan.LiveInit.empty());
+  const auto *Holder = llvm::dyn_cast<clang::IfStmt>(Plan.Holder);
+  ASSERT_TRUE(Holder);
+  EXPECT_EQ(Plan.Body->body_back(), Holder);
+  EXPECT_TRUE(llvm::isa<clang::IfStmt>(Holder->getElse()));
+}
+
+TEST(Divergence, IfsThatCannotHoldTheGroup) {
+  auto Why = [](llvm::StringRef Code) {
+    Parsed P = parse(Code);
+    FlagPlan Plan;
+    return planFirstGroup(P, Plan);
+  };
+  EXPECT_EQ(Why(R"cu(
+    __global__ void k(float *ga, float *gb, const float *x, int n) {
+      int seen = 0;
+      for (int i = 0; i < n; ++i) {
+        if (x[i] > 0.f) {
+          if (++seen > 2) {
+            atomicAdd(&ga[i], x[i]);
+            atomicAdd(&gb[i], x[i]);
+          }
+        }
+      }
+    })cu"),
+            Reason::ConditionSideEffects);
+  EXPECT_EQ(Why(R"cu(
+    __global__ void k(float *ga, float *gb, const float *x, int n) {
+      for (int i = 0; i < n; ++i) {
+        if (const float a = x[i]; a > 0.f) {
+          atomicAdd(&ga[i], a);
+          atomicAdd(&gb[i], a);
+        }
+      }
+    })cu"),
+            Reason::IfForm);
+  EXPECT_EQ(Why(R"cu(
+    __global__ void k(float *ga, float *gb, const float *x, int n) {
+      for (int i = 0; i < n; ++i) {
+        if (x[i] > 0.f) {
+          atomicAdd(&ga[i], x[i]);
+          atomicAdd(&gb[i], x[i]);
+        } else {
+          continue;
+        }
+      }
+    })cu"),
+            Reason::UnconvertibleContinue);
+}
