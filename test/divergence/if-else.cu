@@ -31,7 +31,7 @@ __global__ void nested(float *ga, float *gb, float *out, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void nested(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: acc += a;
@@ -65,7 +65,7 @@ __global__ void afterContinue(float *ga, float *gb, const float *x, int n) {
   ga[n + threadIdx.x] = T;
 }
 // CHECK-LABEL: __global__ void afterContinue(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a < -1.f)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
@@ -94,7 +94,7 @@ __global__ void thenArm(float *ga, float *gb, float *out, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void thenArm(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
@@ -119,7 +119,7 @@ __global__ void elseArm(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void elseArm(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: acc += a;
@@ -147,7 +147,7 @@ __global__ void elseIfChain(float *ga, float *gb, float *out, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void elseIfChain(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 2.f) {
 // CHECK-NEXT: out[i] = a;
@@ -178,7 +178,7 @@ __global__ void deep(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void deep(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f)
 // CHECK-NEXT: if (a < 4.f) {
@@ -215,7 +215,7 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
   gc[threadIdx.x] = T;
 }
 // CHECK-LABEL: __global__ void segments(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a < -3.f)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
@@ -226,7 +226,7 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
 // CHECK-NEXT: }
 // CHECK-NEXT: } else {
 // CHECK-NEXT: T += a;
-// CHECK-NEXT: } } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gc[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK-NEXT: } } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gc[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
 // CHECK-NEXT: T *= 0.5f;
 // CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], T); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 7), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gb[distwar_key1]; return nullptr; });
 // REPORT: group segments#0: batched (butterfly-uniform) key=i type=float sites=2
@@ -247,7 +247,7 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void nestedField(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: if (a < 1.f) {
@@ -270,7 +270,7 @@ __global__ void block(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void block(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
 // CHECK-NEXT: {
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
