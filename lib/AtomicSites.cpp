@@ -27,6 +27,11 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
 }
 
+bool isInvocationWrapper(const AtomicSite &S, const Stmt *A) {
+  const DoStmt *W = S.Invocation ? S.Invocation->Wrapper : nullptr;
+  return W && (A == W || A == W->getBody());
+}
+
 bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
   E = E->IgnoreParenImpCasts();
   if (!E->isValueDependent() && !E->isTypeDependent())

@@ -34,12 +34,16 @@ struct ChannelLoop {
 };
 
 /// A macro invocation in the main file whose whole expansion is one or more
-/// atomic statements (MacroSites.h): the tool replaces the invocation text,
-/// never the macro body.
+/// atomic statements, possibly wrapped in `do { ... } while (0)`
+/// (MacroSites.h): the tool replaces the invocation text, never the macro
+/// body.
 struct MacroInvocation {
   clang::CharSourceRange FileRange; ///< the invocation, in the main file
   std::vector<std::string> Tokens;  ///< its expanded tokens, as text
   unsigned Newlines = 0;            ///< line breaks inside the invocation
+  /// The `do { } while (0)` around the statements, or null. It runs its
+  /// body once and nothing leaves it, so the analyses see through it.
+  const clang::DoStmt *Wrapper = nullptr;
 };
 
 struct AtomicSite {
@@ -72,6 +76,10 @@ struct AtomicSite {
   /// Why this site can join no group (None when it can).
   Reason Why = Reason::None;
 };
+
+/// True when \p A is the `do { } while (0)` wrapper of the macro invocation
+/// that holds \p S, or that wrapper's body: a plain block for every analysis.
+bool isInvocationWrapper(const AtomicSite &S, const clang::Stmt *A);
 
 /// Every site of device functions spelled in the main file, in source order.
 /// Implicit template instantiations are skipped: the pattern is analysed.
