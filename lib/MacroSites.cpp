@@ -54,15 +54,18 @@ public:
       }
       CharSourceRange Inv = SM.getExpansionRange(Begin);
       CharSourceRange InvEnd = SM.getExpansionRange(S.Call->getEndLoc());
+      // The invocation lies in the function's own file (the main file or
+      // an editable header).
       if (Inv.getBegin() != InvEnd.getBegin() ||
-          !SM.isWrittenInMainFile(Inv.getBegin()))
+          SM.getFileID(Inv.getBegin()) !=
+              SM.getFileID(SM.getExpansionLoc(S.Function->getLocation())))
         continue;
-      unsigned Offset = SM.getFileOffset(Inv.getBegin());
-      ByInvocation[Offset].push_back(I);
-      Ranges[Offset] = Inv;
+      unsigned Key = Inv.getBegin().getRawEncoding();
+      ByInvocation[Key].push_back(I);
+      Ranges[Key] = Inv;
     }
-    for (auto &[Offset, Members] : ByInvocation)
-      resolveInvocation(Ranges[Offset], Members);
+    for (auto &[Key, Members] : ByInvocation)
+      resolveInvocation(Ranges[Key], Members);
   }
 
 private:

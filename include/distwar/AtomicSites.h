@@ -13,6 +13,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,9 +82,16 @@ struct AtomicSite {
 /// that holds \p S, or that wrapper's body: a plain block for every analysis.
 bool isInvocationWrapper(const AtomicSite &S, const clang::Stmt *A);
 
-/// Every site of device functions spelled in the main file, in source order.
+/// Why the device functions of the included file \p File may not be edited,
+/// or None when they may (--edit-headers).
+using HeaderPolicy = llvm::function_ref<Reason(clang::FileID File)>;
+
+/// Every site of device functions spelled in the main file or in a user's
+/// header, in source order. Sites in a header get its name in File and, unless
+/// \p Policy allows the header (no policy: none is allowed), its reason.
 /// Implicit template instantiations are skipped: the pattern is analysed.
-std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx);
+std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx,
+                                        HeaderPolicy Policy = nullptr);
 
 /// True when \p E is an integer constant for every instantiation: a literal,
 /// enumerator, constexpr variable, non-type template parameter, sizeof, or
