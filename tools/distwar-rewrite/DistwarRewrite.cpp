@@ -91,8 +91,8 @@ static cl::opt<std::string> HeaderOutputDir(
 static cl::opt<std::string> DepFile(
     "depfile",
     cl::desc("Write a make-style depfile: the output (-o, or each input "
-             "with -i or on stdout) and every edited header written depends "
-             "on every file the parse read"),
+             "with -i or on stdout) depends on every file the parse read "
+             "(edited headers are written along, not named as targets)"),
     cl::value_desc("file"), cl::cat(Category));
 static cl::opt<bool>
     TimeReport("time-report",
@@ -169,6 +169,45 @@ static std::string escapeForMake(StringRef Path) {
     Out += C;
   }
   return Out;
+}
+
+/// Removes the include directories that are \p Dir (the edited headers'
+/// output, which builds put first on the include path): the parse must read
+/// the originals, or it would see its own output and the depfile would name
+/// the copies instead of the headers the user edits.
+static void dropIncludeDir(std::vector<std::string> &Flags, StringRef Dir,
+                           StringRef WorkDir) {
+  auto Normal = [&](StringRef P) {
+    SmallString<256> A(P);
+    if (!sys::path::is_absolute(A) && !WorkDir.empty()) {
+      SmallString<256> B(WorkDir);
+      sys::path::append(B, A);
+      A = B;
+    }
+    sys::fs::make_absolute(A);
+    sys::path::remove_dots(A, /*remove_dot_dot=*/true);
+    return std::string(A);
+  };
+  std::string Target = Normal(Dir);
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    StringRef F = Flags[I];
+    bool Drop = false;
+    for (StringRef Opt : {"-I", "-iquote", "-isystem", "-idirafter"}) {
+      if (F == Opt && I + 1 < Flags.size() && Normal(Flags[I + 1]) == Target) {
+        ++I;
+        Drop = true;
+      } else if (F.size() > Opt.size() && F.starts_with(Opt) &&
+                 Normal(F.drop_front(Opt.size())) == Target) {
+        Drop = true;
+      }
+      if (Drop)
+        break;
+    }
+    if (!Drop)
+      Kept.push_back(Flags[I]);
+  }
+  Flags = std::move(Kept);
 }
 
 /// Writes \p Data to \p Path unless the file already holds exactly it, so
@@ -319,6 +358,16 @@ int main(int argc, const char **argv) {
   Expected<HeaderFilter> Headers = HeaderFilter::create(EditHeaders);
   if (!Headers)
     return fail(toString(Headers.takeError()));
+  if (!HeaderOutputDir.empty()) {
+    // Copies inside an allowed directory would replace originals, or be
+    // taken for originals by the next run.
+    SmallString<256> Probe(HeaderOutputDir);
+    sys::path::append(Probe, "distwar-probe.h");
+    if (Headers->relativePath(Probe))
+      return fail("--header-output-dir '" + HeaderOutputDir +
+                  "' lies inside an --edit-headers entry; choose a directory "
+                  "outside the headers it copies");
+  }
   bool WantReport = ReportFormat.getNumOccurrences() > 0;
   if (WantReport && ReportFormat != "" && ReportFormat != "text" &&
       ReportFormat != "json")
@@ -365,6 +414,9 @@ int main(int argc, const char **argv) {
     }
     if (GpuArch.getNumOccurrences())
       FileCuda.GpuArch = GpuArch;
+    if (!HeaderOutputDir.empty())
+      dropIncludeDir(UserFlags, HeaderOutputDir,
+                     Commands.empty() ? "" : Commands.front().Directory);
 
     auto Start = std::chrono::steady_clock::now();
     Expected<RewriteResult> R = rewriteSource(
@@ -418,8 +470,10 @@ int main(int argc, const char **argv) {
     } else {
       Targets = Paths;
     }
-    for (const HeaderWrite &W : HeaderWrites)
-      Targets.push_back(W.Destination);
+    // Edited headers are not targets: Ninja refuses a depfile that names an
+    // output its rule does not declare, and the copies' names are known only
+    // once the tool ran. The originals are prerequisites (the parse read
+    // them), so a change re-runs this rewrite, which rewrites the copies.
     StringSet<> Seen;
     for (const RewriteResult &R : Results)
       for (const std::string &F : R.FilesRead) {
