@@ -18,6 +18,21 @@ using namespace clang;
 
 namespace distwar {
 
+std::string absoluteFilePath(const FileManager &FM, FileEntryRef File) {
+  llvm::StringRef Real = File.getFileEntry().tryGetRealPathName();
+  if (!Real.empty())
+    return Real.str();
+  llvm::SmallString<256> Path(File.getName());
+  FM.makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+std::string absoluteFilePath(const SourceManager &SM, FileID File) {
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
+  return FE ? absoluteFilePath(SM.getFileManager(), *FE) : "";
+}
+
 std::string siteTableName(llvm::StringRef FilePath) {
   return siteTableIdentifier(llvm::sys::path::filename(FilePath));
 }
@@ -364,14 +379,7 @@ public:
       if (!Main)
         Text += "#endif\n";
     }
-    std::string Path =
-        Main ? FilePath : SM.getFileEntryRefForID(File)->getName().str();
-    if (!Main) {
-      llvm::SmallString<256> Abs(Path);
-      llvm::sys::fs::make_absolute(Abs);
-      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-      Path = std::string(Abs);
-    }
+    std::string Path = Main ? FilePath : absoluteFilePath(SM, File);
     Text += "#line 1 \"" + escapeString(Path) + "\"\n";
     add(SM.getLocForStartOfFile(File), 0, Text, RankPrologue);
   }

@@ -15,13 +15,17 @@ std::string canonical(llvm::StringRef Path) {
   llvm::SmallString<256> Real;
   if (!llvm::sys::fs::real_path(Path, Real))
     return std::string(Real);
+  return absolutePath(Path);
+}
+
+} // namespace
+
+std::string absolutePath(llvm::StringRef Path) {
   llvm::SmallString<256> Abs(Path);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   return std::string(Abs);
 }
-
-} // namespace
 
 llvm::Expected<HeaderFilter>
 HeaderFilter::create(llvm::ArrayRef<std::string> Entries) {

@@ -141,7 +141,8 @@ private:
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
     if (!FE || !Filter)
       return Reason::HeaderNotEditable;
-    std::optional<std::string> Rel = Filter->relativePath(FE->getName());
+    std::optional<std::string> Rel =
+        Filter->relativePath(absoluteFilePath(SM, File));
     if (!Rel)
       return Reason::HeaderNotEditable;
     if (Entered[&FE->getFileEntry()] > 1)
@@ -157,13 +158,6 @@ private:
   llvm::DenseMap<const FileEntry *, unsigned> Entered;
   std::map<FileID, Reason> Decided;
 };
-
-static std::string absolutePath(llvm::StringRef Path) {
-  llvm::SmallString<256> Abs(Path);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  return std::string(Abs);
-}
 
 /// Every other allowed file the parse read, as it is.
 static void addUneditedHeaders(const SourceManager &SM,
@@ -181,11 +175,11 @@ static void addUneditedHeaders(const SourceManager &SM,
             &SM.getFileEntryRefForID(SM.getMainFileID())->getFileEntry() ||
         E.getFile().getFileCharacteristic() != SrcMgr::C_User)
       continue;
-    std::string Path = absolutePath(FE->getName());
+    std::string Path = absoluteFilePath(SM.getFileManager(), *FE);
     if (llvm::any_of(Out,
                      [&](const HeaderOutput &H) { return H.Path == Path; }))
       continue;
-    std::optional<std::string> Rel = Filter.relativePath(FE->getName());
+    std::optional<std::string> Rel = Filter.relativePath(Path);
     std::optional<llvm::MemoryBufferRef> Buffer =
         C.getBufferOrNone(SM.getDiagnostics(), SM.getFileManager());
     if (!Rel || !Buffer)
@@ -267,7 +261,7 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
       }
       HeaderOutput H;
       H.Edited = true;
-      H.Path = absolutePath(SM.getFileEntryRefForID(File)->getName());
+      H.Path = absoluteFilePath(SM, File);
       H.RelativePath = Policy.Editable.at(File);
       for (const Inclusion &I : P.Inclusions)
         if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry() &&

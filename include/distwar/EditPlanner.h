@@ -35,6 +35,13 @@ struct PlannedEdits {
 /// The prologue's table identifier for \p FilePath (GENERATED_CODE.md, 1).
 std::string siteTableName(llvm::StringRef FilePath);
 
+/// The absolute path of \p File: its real path, else its name made absolute
+/// against the parse's working directory (-working-directory).
+std::string absoluteFilePath(const clang::SourceManager &SM,
+                             clang::FileID File);
+std::string absoluteFilePath(const clang::FileManager &FM,
+                             clang::FileEntryRef File);
+
 /// The included files whose device functions may be edited, each with its
 /// path relative to the --edit-headers entry that allows it.
 using EditableHeaders = std::map<clang::FileID, std::string>;

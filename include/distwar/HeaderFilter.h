@@ -38,6 +38,9 @@ private:
   std::vector<std::string> Dirs, Files; ///< real paths
 };
 
+/// \p Path made absolute, with `.` and `..` removed lexically.
+std::string absolutePath(llvm::StringRef Path);
+
 /// `distwar_sites_` + \p Name with every character outside [A-Za-z0-9_]
 /// replaced by '_' (GENERATED_CODE.md, 1).
 std::string siteTableIdentifier(llvm::StringRef Name);
