@@ -106,6 +106,10 @@ public:
   /// Why \p G cannot be edited, or None.
   Reason vet(const SiteGroup &G) {
     auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
+    for (size_t I : G.Sites)
+      if (SM.getFileID(SM.getExpansionLoc(Sites[I].Call->getBeginLoc())) !=
+          fileOf(G))
+        return Reason::IncludedIntoBody;
     if (statementBegin(G.First).isInvalid() ||
         afterStatement(G.Last).isInvalid())
       return Reason::MacroExpansion;
@@ -351,7 +355,11 @@ public:
 
   bool floorEditable(const AtomicSite &S) const {
     const Expr *Callee = S.Call->getCallee();
+    SourceLocation Where = SM.getExpansionLoc(S.Call->getBeginLoc());
     return S.Callee == "atomicAdd" && S.Why != Reason::UsedResult &&
+           editable(SM.getFileID(Where)) &&
+           SM.getFileID(Where) ==
+               SM.getFileID(SM.getExpansionLoc(S.Function->getLocation())) &&
            S.Why != Reason::HeaderNotEditable &&
            S.Why != Reason::HeaderEnteredTwice &&
            S.Why != Reason::AlreadyRewritten && !S.TypeText.empty() &&
@@ -447,6 +455,10 @@ private:
 
   void replaceTokens(SourceLocation Begin, SourceLocation End,
                      std::string Text) {
+    if (!editable(SM.getFileID(Begin))) {
+      NotInFile = true;
+      return;
+    }
     unsigned Offset = SM.getFileOffset(Begin);
     unsigned EndOffset = SM.getFileOffset(
         Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts()));
@@ -457,6 +469,10 @@ private:
   /// Replaces [Begin, End) with \p Text plus as many newlines as it held.
   void replaceKeepingLines(SourceLocation Begin, SourceLocation End,
                            std::string Text) {
+    if (!editable(SM.getFileID(Begin))) {
+      NotInFile = true;
+      return;
+    }
     unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
     llvm::StringRef Old = SM.getBufferData(SM.getFileID(Begin)).slice(B, E);
     Text.append(Old.count('\n'), '\n');
@@ -472,6 +488,10 @@ private:
       if (Sites[I].Invocation)
         ByInvocation[Sites[I].Invocation.get()].push_back(I);
     for (auto &[Inv, List] : ByInvocation) {
+      if (!editable(SM.getFileID(Inv->FileRange.getBegin()))) {
+        NotInFile = true;
+        continue;
+      }
       unsigned Begin = SM.getFileOffset(Inv->FileRange.getBegin());
       unsigned End = SM.getFileOffset(Inv->FileRange.getEnd());
       Edits.push_back(
