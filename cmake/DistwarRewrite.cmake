@@ -6,9 +6,10 @@
 #     [GPU_ARCH sm_NN]          default: first entry of CUDA_ARCHITECTURES
 #     [REPORT <file>]           JSON report of every rewritten source
 #     [EXTRA_ARGS <clang flag>...]   appended after the target's own flags
-#     [TOOL_ARGS <tool option>...])  passed to distwar-rewrite before "--"
-# (Sites in included headers are reported, never edited: the tool has no
-# option yet that allows editing headers.)
+#     [TOOL_ARGS <tool option>...]   passed to distwar-rewrite before "--"
+#     [EDIT_HEADERS <dir|file>...])  headers whose device functions may be
+#                                    edited (relative to the target's source
+#                                    dir); other headers are reported only
 #
 # Call it in the directory that created <target>, after its sources, include
 # directories, definitions, CUDA_ARCHITECTURES and CUDA_STANDARD are set
@@ -24,6 +25,18 @@
 # target's include directories and compile definitions (also those guarded by
 # $<COMPILE_LANGUAGE:CUDA>) through a response file; a depfile re-runs the
 # rewrite when an included header changes.
+#
+# With EDIT_HEADERS, the edited headers (and the other allowed headers the
+# rewrite read, unchanged) are written to
+#   ${CMAKE_CURRENT_BINARY_DIR}/distwar/<target>-headers[/<CONFIG>]/<path>
+# with <path> relative to the EDIT_HEADERS entry that allows them, never into
+# the source tree; that directory comes first on the target's include path
+# (and on the rewritten sources' quote-include path, before the originals'
+# directories). Name the directory your #include lines are relative to (the
+# -I directory, or the sources' own for `#include "x.h"` next to them): the
+# tool refuses a header whose #include would not find its copy. The depfile
+# names the originals, so changing a header re-runs the rewrites that read it
+# (and they rewrite its copy; an unchanged copy keeps its time stamp).
 #
 # Where the tool cannot run (a GPU machine without Clang 22), set
 # DISTWAR_PREGENERATED_DIR: the target then compiles
@@ -127,7 +140,7 @@ endfunction()
 
 function(distwar_rewrite_target target)
   cmake_parse_arguments(PARSE_ARGV 1 DW "" "VARIANT;GPU_ARCH;REPORT"
-                        "EXTRA_ARGS;TOOL_ARGS")
+                        "EXTRA_ARGS;TOOL_ARGS;EDIT_HEADERS")
   if(DW_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "distwar_rewrite_target(${target}): unknown arguments: ${DW_UNPARSED_ARGUMENTS}")
   endif()
@@ -183,6 +196,19 @@ function(distwar_rewrite_target target)
     set(config_dir "")
   endif()
   set(work_dir "${CMAKE_CURRENT_BINARY_DIR}/distwar/${target}")
+  # Edited headers, outside work_dir so that no source path can collide.
+  set(headers_dir "")
+  set(edit_headers "")
+  if(DW_EDIT_HEADERS)
+    set(headers_dir "${CMAKE_CURRENT_BINARY_DIR}/distwar/${target}-headers")
+    foreach(entry IN LISTS DW_EDIT_HEADERS)
+      get_filename_component(entry "${entry}" ABSOLUTE BASE_DIR "${target_source_dir}")
+      if(NOT EXISTS "${entry}")
+        message(FATAL_ERROR "distwar_rewrite_target(${target}): EDIT_HEADERS entry ${entry} does not exist")
+      endif()
+      list(APPEND edit_headers "${entry}")
+    endforeach()
+  endif()
 
   set(pregenerated "")
   if(DISTWAR_PREGENERATED_DIR)
@@ -202,6 +228,11 @@ function(distwar_rewrite_target target)
     endif()
     if(CMAKE_CUDA_COMPILER_TOOLKIT_ROOT AND CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA")
       list(APPEND tool_options "--cuda-path=${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}")
+    endif()
+    if(edit_headers)
+      string(JOIN "," joined_headers ${edit_headers})
+      list(APPEND tool_options "--edit-headers=${joined_headers}"
+                               "--header-output-dir=${headers_dir}${config_dir}")
     endif()
     list(APPEND tool_options ${DW_TOOL_ARGS})
 
@@ -313,11 +344,16 @@ function(distwar_rewrite_target target)
         set(pregen_root "${pregen_root}-$<CONFIG>")
       endif()
       set(pregen_out "${pregen_root}/${target}/${rel}")
+      set(pregen_headers "")
+      if(headers_dir)
+        set(pregen_headers "-DDISTWAR_HEADERS_IN=${headers_dir}${config_dir}"
+                           "-DDISTWAR_HEADERS_OUT=${pregen_root}/${target}-headers")
+      endif()
       add_custom_command(
         OUTPUT "${pregen_out}" "${pregen_out}.sha256"
         COMMAND "${CMAKE_COMMAND}" -DDISTWAR_MODE=pregenerate
                 "-DDISTWAR_IN=${out}" "-DDISTWAR_ORIGINAL=${abs}"
-                "-DDISTWAR_OUT=${pregen_out}"
+                "-DDISTWAR_OUT=${pregen_out}" ${pregen_headers}
                 -P "${_DISTWAR_REWRITE_HELPER}"
         DEPENDS "${out}" "${abs}" "${_DISTWAR_REWRITE_HELPER}"
         COMMENT "distwar: pregenerated ${target}/${rel}"
@@ -336,6 +372,7 @@ function(distwar_rewrite_target target)
       set(concrete "${out}")
     endif()
     _distwar_quote_include_options(quote_options "${abs_dir}")
+    set(config_index 0)
     foreach(copy IN LISTS concrete)
       foreach(prop COMPILE_DEFINITIONS COMPILE_OPTIONS INCLUDE_DIRECTORIES COMPILE_FLAGS SKIP_PRECOMPILE_HEADERS)
         get_property(value SOURCE "${abs}" PROPERTY ${prop})
@@ -343,6 +380,22 @@ function(distwar_rewrite_target target)
           set_property(SOURCE "${copy}" PROPERTY ${prop} "${value}")
         endif()
       endforeach()
+      # The edited headers come before the originals' directories.
+      if(headers_dir)
+        if(pregenerated)
+          set(copy_headers "${pregenerated}/${target}-headers")
+        elseif(multi_config)
+          list(GET CMAKE_CONFIGURATION_TYPES ${config_index} config)
+          set(copy_headers "${headers_dir}/${config}")
+        else()
+          set(copy_headers "${headers_dir}")
+        endif()
+        _distwar_quote_include_options(header_quote_options "${copy_headers}")
+        if(header_quote_options)
+          set_property(SOURCE "${copy}" APPEND PROPERTY COMPILE_OPTIONS "${header_quote_options}")
+        endif()
+      endif()
+      math(EXPR config_index "${config_index} + 1")
       if(quote_options)
         set_property(SOURCE "${copy}" APPEND PROPERTY COMPILE_OPTIONS "${quote_options}")
       else()
@@ -380,6 +433,18 @@ function(distwar_rewrite_target target)
     list(APPEND new_sources "${report}")
   elseif(DW_REPORT)
     message(STATUS "distwar_rewrite_target(${target}): REPORT is not written from pregenerated sources")
+  endif()
+
+  if(headers_dir)
+    if(pregenerated)
+      set(include_headers "${pregenerated}/${target}-headers")
+      if(NOT IS_DIRECTORY "${include_headers}")
+        message(FATAL_ERROR "distwar_rewrite_target(${target}): EDIT_HEADERS needs ${include_headers} in DISTWAR_PREGENERATED_DIR (made by `distwar-pregenerate`)")
+      endif()
+    else()
+      set(include_headers "${headers_dir}${config_dir}")
+    endif()
+    target_include_directories(${target} BEFORE PRIVATE "${include_headers}")
   endif()
 
   set_property(TARGET ${target} PROPERTY SOURCES "${new_sources}")

@@ -8,7 +8,9 @@
 #                is true, so paths with spaces and definitions with quotes
 #                survive; else one argument each (no shell in between).
 # pregenerate    copies the rewritten DISTWAR_IN to DISTWAR_OUT and writes the
-#                SHA-256 of DISTWAR_ORIGINAL to DISTWAR_OUT.sha256.
+#                SHA-256 of DISTWAR_ORIGINAL to DISTWAR_OUT.sha256; copies the
+#                directory DISTWAR_HEADERS_IN (edited headers), if set, into
+#                DISTWAR_HEADERS_OUT.
 # report         joins the per-source JSON reports listed in DISTWAR_IN
 #                (separated by "|") into one JSON object for DISTWAR_TARGET.
 cmake_minimum_required(VERSION 3.20)
@@ -57,6 +59,10 @@ elseif(DISTWAR_MODE STREQUAL "pregenerate")
   file(MAKE_DIRECTORY "${dir}")
   file(COPY_FILE "${DISTWAR_IN}" "${DISTWAR_OUT}")
   file(WRITE "${DISTWAR_OUT}.sha256" "${hash}\n")
+  # The target's edited headers (EDIT_HEADERS), whole.
+  if(DISTWAR_HEADERS_IN AND IS_DIRECTORY "${DISTWAR_HEADERS_IN}")
+    file(COPY "${DISTWAR_HEADERS_IN}/" DESTINATION "${DISTWAR_HEADERS_OUT}")
+  endif()
 elseif(DISTWAR_MODE STREQUAL "report")
   string(REPLACE "|" ";" inputs "${DISTWAR_IN}")
   set(json "{\"target\": \"${DISTWAR_TARGET}\", \"files\": []}")

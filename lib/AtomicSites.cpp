@@ -22,9 +22,14 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   CharSourceRange R = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), SM,
       Ctx.getLangOpts());
-  if (R.isInvalid() || !SM.isWrittenInMainFile(R.getBegin()))
+  if (R.isInvalid() || !SM.getFileEntryRefForID(SM.getFileID(R.getBegin())))
     return "";
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+bool isInvocationWrapper(const AtomicSite &S, const Stmt *A) {
+  const DoStmt *W = S.Invocation ? S.Invocation->Wrapper : nullptr;
+  return W && (A == W || A == W->getBody());
 }
 
 bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
@@ -273,8 +278,9 @@ void flattenSum(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
 
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
-  SiteFinder(ASTContext &Ctx, std::vector<AtomicSite> &Sites)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites) {}
+  SiteFinder(ASTContext &Ctx, std::vector<AtomicSite> &Sites,
+             HeaderPolicy Policy)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), Policy(Policy) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     SourceLocation Where = SM.getExpansionLoc(FD->getLocation());
@@ -289,6 +295,9 @@ public:
           SM.isWrittenInCommandLineFile(Where))))
       return true;
     InMainFile = SM.isWrittenInMainFile(Where);
+    HeaderWhy = InMainFile ? Reason::None
+                : Policy   ? Policy(SM.getFileID(Where))
+                           : Reason::HeaderNotEditable;
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;
     Function = FD;
@@ -341,7 +350,8 @@ private:
               Call->getArg(0)->getEndLoc().isMacroID()))
       Site.Why = Reason::MacroExpansion;
     if (!InMainFile) {
-      Site.Why = Reason::HeaderNotEditable;
+      if (HeaderWhy != Reason::None)
+        Site.Why = HeaderWhy;
       Site.File = SM.getFilename(Loc).str();
     }
     Sites.push_back(std::move(Site));
@@ -577,13 +587,16 @@ private:
   /// the struct counts as a change of it.
   bool NestedField = false;
   bool InMainFile = true;
+  HeaderPolicy Policy;
+  /// Why the current function's file may not be edited, or None.
+  Reason HeaderWhy = Reason::None;
 };
 
 } // namespace
 
-std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx) {
+std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx, HeaderPolicy Policy) {
   std::vector<AtomicSite> Sites;
-  SiteFinder Finder(Ctx, Sites);
+  SiteFinder Finder(Ctx, Sites, Policy);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::stable_sort(Sites, [&](const AtomicSite &A, const AtomicSite &B) {

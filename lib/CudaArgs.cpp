@@ -359,7 +359,7 @@ std::vector<std::string> frontEndArgs(const CudaOptions &Options,
       Args.push_back("-isystem" + Cccl);
   }
   if (!Options.RuntimeIncludeDir.empty())
-    Args.push_back("-I" + Options.RuntimeIncludeDir);
+    Args.push_back("-isystem" + Options.RuntimeIncludeDir); // not the user's
   Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
   return Args;
 }

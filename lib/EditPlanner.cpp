@@ -2,6 +2,7 @@
 
 #include "distwar/EditPlanner.h"
 #include "distwar/DeferredAddress.h"
+#include "distwar/HeaderFilter.h"
 #include "distwar/MacroSites.h"
 #include "distwar/VariantChoice.h"
 #include "clang/Basic/SourceManager.h"
@@ -17,11 +18,23 @@ using namespace clang;
 
 namespace distwar {
 
+std::string absoluteFilePath(const FileManager &FM, FileEntryRef File) {
+  llvm::StringRef Real = File.getFileEntry().tryGetRealPathName();
+  if (!Real.empty())
+    return Real.str();
+  llvm::SmallString<256> Path(File.getName());
+  FM.makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
+std::string absoluteFilePath(const SourceManager &SM, FileID File) {
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
+  return FE ? absoluteFilePath(SM.getFileManager(), *FE) : "";
+}
+
 std::string siteTableName(llvm::StringRef FilePath) {
-  std::string Name = "distwar_sites_";
-  for (char C : llvm::sys::path::filename(FilePath))
-    Name += llvm::isAlnum(C) || C == '_' ? C : '_';
-  return Name;
+  return siteTableIdentifier(llvm::sys::path::filename(FilePath));
 }
 
 namespace {
@@ -30,6 +43,7 @@ namespace {
 enum Rank { RankPrologue, RankReduce, RankBatch, RankPragma, RankSlot };
 
 struct Edit {
+  FileID File;
   unsigned Offset = 0, Length = 0;
   std::string Text;
   Rank Order = RankSlot;
@@ -63,13 +77,39 @@ std::string escapeString(llvm::StringRef S) {
 class Planner {
 public:
   Planner(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-          llvm::StringRef FilePath)
+          llvm::StringRef FilePath, const EditableHeaders *Headers)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), FilePath(FilePath),
-        Table(siteTableName(FilePath)) {}
+        Headers(Headers), Table(siteTableName(FilePath)) {}
+
+  /// The file that holds \p G's function: the main file or a header.
+  FileID fileOf(const SiteGroup &G) const {
+    return SM.getFileID(SM.getExpansionLoc(G.Function->getLocation()));
+  }
+
+  /// The table that \p File's batched calls read (GENERATED_CODE.md, 1, 7).
+  std::string tableOf(FileID File) const {
+    if (File == SM.getMainFileID())
+      return siteTableName(FilePath);
+    return siteTableIdentifier(Headers->at(File));
+  }
+
+  /// The site-name prefix of \p File's groups: "" in the main file, the
+  /// header's relative path and ':' in a header.
+  std::string namePrefix(FileID File) const {
+    return File == SM.getMainFileID() ? "" : Headers->at(File) + ":";
+  }
+
+  bool editable(FileID File) const {
+    return File == SM.getMainFileID() || (Headers && Headers->count(File));
+  }
 
   /// Why \p G cannot be edited, or None.
   Reason vet(const SiteGroup &G) {
     auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
+    for (size_t I : G.Sites)
+      if (SM.getFileID(SM.getExpansionLoc(Sites[I].Call->getBeginLoc())) !=
+          fileOf(G))
+        return Reason::IncludedIntoBody;
     if (statementBegin(G.First).isInvalid() ||
         afterStatement(G.Last).isInvalid())
       return Reason::MacroExpansion;
@@ -139,6 +179,7 @@ public:
   /// The group's edits; fills the slot and size texts.
   void plan(const SiteGroup &G, unsigned K, unsigned TableIndex,
             PlannedEdits &Out, const VariantDecision *D) {
+    Table = tableOf(fileOf(G));
     std::string Batch = "distwar_batch" + std::to_string(K);
     std::vector<std::string> ChannelTerms;
     unsigned Constant = 0;
@@ -322,39 +363,66 @@ public:
 
   bool floorEditable(const AtomicSite &S) const {
     const Expr *Callee = S.Call->getCallee();
+    SourceLocation Where = SM.getExpansionLoc(S.Call->getBeginLoc());
     return S.Callee == "atomicAdd" && S.Why != Reason::UsedResult &&
-           S.Why != Reason::HeaderNotEditable && !S.TypeText.empty() &&
+           editable(SM.getFileID(Where)) &&
+           SM.getFileID(Where) ==
+               SM.getFileID(SM.getExpansionLoc(S.Function->getLocation())) &&
+           S.Why != Reason::HeaderNotEditable &&
+           S.Why != Reason::HeaderEnteredTwice &&
+           S.Why != Reason::AlreadyRewritten && !S.TypeText.empty() &&
            S.TypeText.find('<') == std::string::npos &&
            (S.Invocation || (Callee->getBeginLoc().isFileID() &&
                              Callee->getEndLoc().isFileID()));
   }
 
-  void prologue(llvm::ArrayRef<std::string> SiteNames) {
+  /// The prologue of \p File. A header's table has its own guard: the
+  /// prologue lies before the header's include guard, and a second inclusion
+  /// must not define the table again.
+  void prologue(FileID File, llvm::ArrayRef<std::string> SiteNames) {
+    bool Main = File == SM.getMainFileID();
+    std::string Table = tableOf(File);
     std::string Text = "#include <distwar/runtime.cuh> // distwar-rewrite: "
                        "batched gradient reductions\n";
     if (!SiteNames.empty()) {
+      std::string Guard = "DISTWAR_DEFINED_" + Table;
+      if (!Main)
+        Text += "#ifndef " + Guard + "\n#define " + Guard + "\n";
       Text += "DISTWAR_SITES(" + Table;
       for (const std::string &Name : SiteNames)
         Text += ", \"" + escapeString(Name) + "\"";
       Text += ");\n";
+      if (!Main)
+        Text += "#endif\n";
     }
-    Text += "#line 1 \"" + escapeString(FilePath) + "\"\n";
-    add(SM.getLocForStartOfFile(SM.getMainFileID()), 0, Text, RankPrologue);
+    std::string Path = Main ? FilePath : absoluteFilePath(SM, File);
+    Text += "#line 1 \"" + escapeString(Path) + "\"\n";
+    add(SM.getLocForStartOfFile(File), 0, Text, RankPrologue);
+  }
+
+  /// The files that have edits, the main file first if it has any.
+  std::vector<FileID> editedFiles() const {
+    std::vector<FileID> Files;
+    for (const Edit &E : Edits)
+      if (!llvm::is_contained(Files, E.File))
+        Files.push_back(E.File);
+    llvm::stable_sort(Files, [&](FileID A, FileID B) {
+      return A == SM.getMainFileID() && B != SM.getMainFileID();
+    });
+    return Files;
   }
 
   /// Merges insertions that share an offset into one replacement, so the
   /// set is a valid tooling::Replacements.
-  llvm::Expected<tooling::Replacements> finish() {
-    if (NotInFile)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "an edit would land inside a macro expansion; nothing written");
+  bool landedOutside() const { return NotInFile; }
+
+  llvm::Expected<tooling::Replacements> finish(FileID FID) {
     std::map<unsigned, std::vector<const Edit *>> ByOffset;
     for (const Edit &E : Edits)
-      ByOffset[E.Offset].push_back(&E);
+      if (E.File == FID)
+        ByOffset[E.Offset].push_back(&E);
     tooling::Replacements Result;
-    llvm::StringRef File =
-        SM.getFileEntryRefForID(SM.getMainFileID())->getName();
+    llvm::StringRef File = SM.getFileEntryRefForID(FID)->getName();
     for (auto &[Offset, List] : ByOffset) {
       llvm::stable_sort(List, [](const Edit *A, const Edit *B) {
         return A->Order < B->Order;
@@ -436,28 +504,38 @@ private:
   void add(SourceLocation Loc, unsigned Length, std::string Text, Rank R) {
     // A place inside a macro body has no offset in the file: refuse to
     // write rather than write at a wrong one.
-    if (Loc.isInvalid() || !Loc.isFileID() || !SM.isWrittenInMainFile(Loc)) {
+    if (Loc.isInvalid() || !Loc.isFileID() || !editable(SM.getFileID(Loc))) {
       NotInFile = true;
       return;
     }
-    Edits.push_back({SM.getFileOffset(Loc), Length, std::move(Text), R});
+    Edits.push_back(
+        {SM.getFileID(Loc), SM.getFileOffset(Loc), Length, std::move(Text), R});
   }
 
   void replaceTokens(SourceLocation Begin, SourceLocation End,
                      std::string Text) {
+    if (!editable(SM.getFileID(Begin))) {
+      NotInFile = true;
+      return;
+    }
     unsigned Offset = SM.getFileOffset(Begin);
     unsigned EndOffset = SM.getFileOffset(
         Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts()));
-    Edits.push_back({Offset, EndOffset - Offset, std::move(Text), RankSlot});
+    Edits.push_back({SM.getFileID(Begin), Offset, EndOffset - Offset,
+                     std::move(Text), RankSlot});
   }
 
   /// Replaces [Begin, End) with \p Text plus as many newlines as it held.
   void replaceKeepingLines(SourceLocation Begin, SourceLocation End,
                            std::string Text) {
+    if (!editable(SM.getFileID(Begin))) {
+      NotInFile = true;
+      return;
+    }
     unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
-    llvm::StringRef Old = SM.getBufferData(SM.getMainFileID()).slice(B, E);
+    llvm::StringRef Old = SM.getBufferData(SM.getFileID(Begin)).slice(B, E);
     Text.append(Old.count('\n'), '\n');
-    Edits.push_back({B, E - B, std::move(Text), RankSlot});
+    Edits.push_back({SM.getFileID(Begin), B, E - B, std::move(Text), RankSlot});
   }
 
   /// Each macro invocation holding one of \p Members, replaced whole.
@@ -469,11 +547,15 @@ private:
       if (Sites[I].Invocation)
         ByInvocation[Sites[I].Invocation.get()].push_back(I);
     for (auto &[Inv, List] : ByInvocation) {
+      if (!editable(SM.getFileID(Inv->FileRange.getBegin()))) {
+        NotInFile = true;
+        continue;
+      }
       unsigned Begin = SM.getFileOffset(Inv->FileRange.getBegin());
       unsigned End = SM.getFileOffset(Inv->FileRange.getEnd());
-      Edits.push_back({Begin, End - Begin,
-                       rewriteInvocation(*Inv, Sites, List, Callee, Prefix),
-                       RankSlot});
+      Edits.push_back(
+          {SM.getFileID(Inv->FileRange.getBegin()), Begin, End - Begin,
+           rewriteInvocation(*Inv, Sites, List, Callee, Prefix), RankSlot});
     }
   }
 
@@ -524,7 +606,7 @@ private:
 
   bool spansConditional(SourceLocation Begin, SourceLocation End) {
     unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
-    llvm::StringRef Text = SM.getBufferData(SM.getMainFileID()).slice(B, E);
+    llvm::StringRef Text = SM.getBufferData(SM.getFileID(Begin)).slice(B, E);
     static const llvm::Regex Directive(
         "(^|\n)[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)"
         "([^A-Za-z0-9_]|$)");
@@ -546,7 +628,9 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const std::vector<AtomicSite> &Sites;
-  std::string FilePath, Table;
+  std::string FilePath;
+  const EditableHeaders *Headers;
+  std::string Table; ///< the current group's
   std::vector<Edit> Edits;
   bool NotInFile = false;
   llvm::DenseSet<const ForStmt *> Pragmas;
@@ -559,11 +643,12 @@ private:
 PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups, Variant V,
                        llvm::StringRef FilePath,
-                       std::vector<VariantDecision> *Decisions) {
+                       std::vector<VariantDecision> *Decisions,
+                       const EditableHeaders *Headers) {
   PlannedEdits Out;
   Out.SlotTexts.resize(Sites.size());
   Out.SizeTexts.resize(Groups.size());
-  Planner P(Ctx, Sites, FilePath);
+  Planner P(Ctx, Sites, FilePath, Headers);
   const SourceManager &SM = Ctx.getSourceManager();
 
   if (V == Variant::Floor) {
@@ -572,8 +657,8 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       if (P.floorEditable(Sites[I]))
         Floored.push_back(I);
     P.planFloor(Floored);
-    if (!Floored.empty())
-      P.prologue({});
+    for (FileID File : P.editedFiles())
+      P.prologue(File, {});
   } else {
     std::vector<size_t> Accepted;
     for (size_t I = 0; I < Groups.size(); ++I) {
@@ -619,23 +704,41 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                                           Groups[B].Last->getEndLoc());
     });
     std::map<const FunctionDecl *, unsigned> PerFunction;
-    std::vector<std::string> Names;
+    // Each file has its own table (GENERATED_CODE.md, 7).
+    std::map<FileID, std::vector<std::string>> Names;
     for (size_t I : Accepted) {
       SiteGroup &G = Groups[I];
       unsigned K = PerFunction[G.Function]++;
-      G.Name = Sites[G.Sites.front()].FunctionName + "#" + std::to_string(K);
-      P.plan(G, K, Names.size(), Out, Decisions ? &(*Decisions)[I] : nullptr);
+      FileID File = P.fileOf(G);
+      G.Name = P.namePrefix(File) + Sites[G.Sites.front()].FunctionName + "#" +
+               std::to_string(K);
+      std::vector<std::string> &FileNames = Names[File];
+      P.plan(G, K, FileNames.size(), Out,
+             Decisions ? &(*Decisions)[I] : nullptr);
       Out.SizeTexts[I] = P.SizeTexts.back();
-      Names.push_back(G.Name);
+      FileNames.push_back(G.Name);
     }
-    if (!Names.empty())
-      P.prologue(Names);
+    for (auto &[File, FileNames] : Names)
+      P.prologue(File, FileNames);
   }
-  llvm::Expected<tooling::Replacements> R = P.finish();
-  if (R)
-    Out.Edits = std::move(*R);
-  else
-    Out.Error = llvm::toString(R.takeError());
+  if (P.landedOutside()) {
+    Out.Error = "an edit would land inside a macro expansion or a file that "
+                "may not be edited; nothing written";
+    return Out;
+  }
+  for (FileID File : P.editedFiles()) {
+    llvm::Expected<tooling::Replacements> R = P.finish(File);
+    if (!R) {
+      Out.Error = llvm::toString(R.takeError());
+      Out.Edits.clear();
+      Out.HeaderEdits.clear();
+      break;
+    }
+    if (File == SM.getMainFileID())
+      Out.Edits = std::move(*R);
+    else
+      Out.HeaderEdits[File] = std::move(*R);
+  }
   return Out;
 }
 

@@ -366,7 +366,8 @@ static bool isUnconditionalIn(const AtomicSite &S, const CompoundStmt *Scope,
     Child = A;
     if (A == Scope)
       return true;
-    if (isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr>(A))
+    if (isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr>(A) ||
+        isInvocationWrapper(S, A))
       continue;
     if (const auto *If = dyn_cast<IfStmt>(A);
         If && Below != If->getCond() && !If->getInit() &&

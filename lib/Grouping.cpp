@@ -30,7 +30,8 @@ const Stmt *iterationOf(const AtomicSite &S) {
   for (const Stmt *A : S.Ancestors) {
     if (S.Channel && A == S.Channel->Loop)
       continue;
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(A))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(A) &&
+        !isInvocationWrapper(S, A))
       return A;
   }
   return S.Ancestors.empty() ? nullptr : S.Ancestors.back();
@@ -47,7 +48,9 @@ static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
     if (A == Iteration)
       break; // a loop body that is not a block: no place for the batch
     const auto *Block = dyn_cast<CompoundStmt>(A);
-    if (!Block || !llvm::all_of(G.Sites, [&](size_t I) {
+    // The batch goes outside a macro's `do { } while (0)`.
+    if (!Block || isInvocationWrapper(First, Block) ||
+        !llvm::all_of(G.Sites, [&](size_t I) {
           return childOfScope(Sites[I], Block) != nullptr;
         }))
       continue;
@@ -83,7 +86,8 @@ static const IfStmt *varyingCondition(const AtomicSite &S,
         Found = Found ? Found : If;
     } else if (!isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr,
                     AttributedStmt>(A) &&
-               !(S.Channel && A == S.Channel->Loop)) {
+               !(S.Channel && A == S.Channel->Loop) &&
+               !isInvocationWrapper(S, A)) {
       OtherControl = true;
     }
     Child = A;

@@ -1,6 +1,7 @@
 //===- MacroSites.cpp - atomics written through macros --------------------===//
 
 #include "distwar/MacroSites.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -53,15 +54,18 @@ public:
       }
       CharSourceRange Inv = SM.getExpansionRange(Begin);
       CharSourceRange InvEnd = SM.getExpansionRange(S.Call->getEndLoc());
+      // The invocation lies in the function's own file (the main file or
+      // an editable header).
       if (Inv.getBegin() != InvEnd.getBegin() ||
-          !SM.isWrittenInMainFile(Inv.getBegin()))
+          SM.getFileID(Inv.getBegin()) !=
+              SM.getFileID(SM.getExpansionLoc(S.Function->getLocation())))
         continue;
-      unsigned Offset = SM.getFileOffset(Inv.getBegin());
-      ByInvocation[Offset].push_back(I);
-      Ranges[Offset] = Inv;
+      unsigned Key = Inv.getBegin().getRawEncoding();
+      ByInvocation[Key].push_back(I);
+      Ranges[Key] = Inv;
     }
-    for (auto &[Offset, Members] : ByInvocation)
-      resolveInvocation(Ranges[Offset], Members);
+    for (auto &[Key, Members] : ByInvocation)
+      resolveInvocation(Ranges[Key], Members);
   }
 
 private:
@@ -94,6 +98,29 @@ private:
       return Refuse(Reason::MacroNotStatements);
     llvm::ArrayRef<syntax::Token> All = Exp->Expanded;
 
+    // `do { ... } while (0)` around the statements: only its body is
+    // checked below.
+    const DoStmt *Wrapper = nullptr;
+    size_t BodyBegin = 0, BodyEnd = All.size();
+    if (All.front().kind() == tok::kw_do) {
+      Wrapper = wrapperOf(Members);
+      if (!Wrapper)
+        return Refuse(Reason::MacroNotStatements);
+      auto DoToks = Tokens.expandedTokens(Wrapper->getSourceRange());
+      auto BodyToks =
+          Tokens.expandedTokens(Wrapper->getBody()->getSourceRange());
+      if (indexIn(All, DoToks) != 0 || DoToks.size() != All.size() ||
+          indexIn(All, BodyToks) != 1 || BodyToks.size() < 2)
+        return Refuse(Reason::MacroNotStatements);
+      BodyBegin = 2;
+      BodyEnd = BodyToks.size(); // the body's '}'
+      for (size_t K = BodyBegin; K < BodyEnd; ++K)
+        if (All[K].kind() == tok::kw_break || All[K].kind() == tok::kw_continue)
+          return Refuse(Reason::MacroDoWhile);
+      if (!isConstantFalse(Wrapper->getCond()))
+        return Refuse(Reason::MacroDoWhile);
+    }
+
     // The expansion must be whole atomic statements separated by ';'.
     std::vector<bool> Covered(All.size(), false);
     struct Indices {
@@ -114,11 +141,12 @@ private:
         Covered[C + K] = true;
       Where.push_back({B, B + (long)CalleeToks.size(), A});
     }
-    for (size_t K = 0; K < All.size(); ++K)
+    for (size_t K = BodyBegin; K < BodyEnd; ++K)
       if (!Covered[K] && All[K].kind() != tok::semi)
         return Refuse(Reason::MacroNotStatements);
 
     auto Invocation = std::make_shared<MacroInvocation>();
+    Invocation->Wrapper = Wrapper;
     Invocation->FileRange =
         Lexer::makeFileCharRange(Inv, SM, Ctx.getLangOpts());
     if (Invocation->FileRange.isInvalid())
@@ -146,6 +174,38 @@ private:
         S.KeyText = expandedText(S.Key, Tokens, SM);
       S.Why = Reason::None;
     }
+  }
+
+  /// The `do` statement whose body block directly holds the statement of
+  /// every member, or null.
+  const DoStmt *wrapperOf(const std::vector<size_t> &Members) {
+    const DoStmt *Found = nullptr;
+    for (size_t I : Members) {
+      const AtomicSite &S = Sites[I];
+      const DoStmt *Do = nullptr;
+      for (size_t K = 0; K + 1 < S.Ancestors.size(); ++K) {
+        const Stmt *A = S.Ancestors[K];
+        if (isa<ExprWithCleanups, ParenExpr, CStyleCastExpr>(A))
+          continue;
+        Do = dyn_cast<DoStmt>(S.Ancestors[K + 1]);
+        if (!isa<CompoundStmt>(A) || !Do || Do->getBody() != A)
+          return nullptr;
+        break;
+      }
+      if (!Do || (Found && Found != Do))
+        return nullptr;
+      Found = Do;
+    }
+    return Found;
+  }
+
+  /// A condition that is false for every instantiation: `0`, `false`.
+  bool isConstantFalse(const Expr *Cond) {
+    if (Cond->isValueDependent() || Cond->isTypeDependent())
+      return false;
+    std::optional<llvm::APSInt> V =
+        Cond->IgnoreParenImpCasts()->getIntegerConstantExpr(Ctx);
+    return V && V->isZero();
   }
 
   /// Whether \p A and \p B read well without a space between them: tokens

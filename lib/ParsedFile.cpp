@@ -6,6 +6,8 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -23,6 +25,22 @@ class EveryFileCollector : public DependencyCollector {
   bool needSystemDependencies() override { return true; }
 };
 
+/// Records the spelling of each resolved #include.
+class InclusionRecorder : public PPCallbacks {
+public:
+  explicit InclusionRecorder(std::vector<Inclusion> &Out) : Out(Out) {}
+  void InclusionDirective(SourceLocation, const Token &, StringRef FileName,
+                          bool, CharSourceRange, OptionalFileEntryRef File,
+                          StringRef, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (File)
+      Out.push_back({FileName.str(), &File->getFileEntry()});
+  }
+
+private:
+  std::vector<Inclusion> &Out;
+};
+
 class ParseAction : public ASTFrontendAction {
 public:
   ParseAction(llvm::function_ref<void(ParsedFile &)> Body,
@@ -38,6 +56,8 @@ public:
     Collector.emplace(CI.getPreprocessor());
     Deps = std::make_shared<EveryFileCollector>();
     Deps->attachToPreprocessor(CI.getPreprocessor());
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<InclusionRecorder>(Inclusions));
     return true;
   }
 
@@ -49,6 +69,7 @@ public:
     File.DiagnosticText = DiagText;
     File.FilesRead.assign(Deps->getDependencies().begin(),
                           Deps->getDependencies().end());
+    File.Inclusions = std::move(Inclusions);
     Body(File);
     Ran = true;
   }
@@ -60,6 +81,7 @@ private:
   std::string &DiagText;
   std::optional<syntax::TokenCollector> Collector;
   std::shared_ptr<EveryFileCollector> Deps;
+  std::vector<Inclusion> Inclusions;
 };
 
 } // namespace

@@ -55,6 +55,19 @@ bool isWarpCollectiveName(llvm::StringRef Name) {
          Name == "shfl_xor" || Name == "match_any" || Name == "match_all";
 }
 
+/// True for the distwar runtime's functions (`::distwar::reduceSerial`...):
+/// a helper the tool already batched (an edited header) reduces its own
+/// atomics, not the caller's, which stay batchable.
+bool isDistwarRuntime(const FunctionDecl *FD) {
+  for (const DeclContext *DC = FD ? FD->getDeclContext() : nullptr; DC;
+       DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getName() == "distwar" &&
+        NS->getParent()->getRedeclContext()->isTranslationUnit())
+      return true;
+  return false;
+}
+
 class CollectiveFinder {
 public:
   std::string find(const FunctionDecl *FD, unsigned Depth) {
@@ -76,7 +89,9 @@ private:
       if (isWarpCollectiveName(Name))
         return Name;
       // Helpers such as warpReduceSum(v) hide the shuffles.
-      if (std::string Inner = find(Call->getDirectCallee(), Depth + 1);
+      if (std::string Inner = isDistwarRuntime(Call->getDirectCallee())
+                                  ? ""
+                                  : find(Call->getDirectCallee(), Depth + 1);
           !Inner.empty())
         return Inner;
     }

@@ -20,6 +20,8 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
     OS << F.File << ": " << F.Sites.size() << " atomic site(s), "
        << F.Groups.size() << " group(s), "
        << (F.Changed ? "rewritten" : "unchanged");
+    for (size_t I = 0; I < F.EditedHeaders.size(); ++I)
+      OS << (I ? ", " : "; headers rewritten: ") << F.EditedHeaders[I];
     writeReason(OS, F.FileReason);
     OS << "\n";
     for (const SiteRecord &S : F.Sites) {
@@ -107,6 +109,7 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
     }
     llvm::json::Object File{{"file", F.File},
                             {"changed", F.Changed},
+                            {"edited_headers", F.EditedHeaders},
                             {"sites", std::move(Sites)},
                             {"groups", std::move(Groups)}};
     addReason(File, F.FileReason);

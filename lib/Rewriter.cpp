@@ -10,6 +10,11 @@
 #include "distwar/VariantChoice.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <map>
 
 using namespace clang;
 
@@ -109,9 +114,88 @@ static FileReport buildReport(llvm::StringRef FilePath,
   return R;
 }
 
+/// Decides, per included file, whether its device functions may be edited,
+/// and remembers the ones that may.
+class HeaderPolicyTable {
+public:
+  HeaderPolicyTable(const SourceManager &SM, const HeaderFilter *Filter)
+      : SM(SM), Filter(Filter) {
+    for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+      const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+      if (E.isFile())
+        if (OptionalFileEntryRef FE = E.getFile().getContentCache().OrigEntry)
+          ++Entered[&FE->getFileEntry()];
+    }
+  }
+
+  Reason operator()(FileID File) {
+    if (auto It = Decided.find(File); It != Decided.end())
+      return It->second;
+    return Decided[File] = decide(File);
+  }
+
+  EditableHeaders Editable;
+
+private:
+  Reason decide(FileID File) {
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
+    if (!FE || !Filter)
+      return Reason::HeaderNotEditable;
+    std::optional<std::string> Rel =
+        Filter->relativePath(absoluteFilePath(SM, File));
+    if (!Rel)
+      return Reason::HeaderNotEditable;
+    if (Entered[&FE->getFileEntry()] > 1)
+      return Reason::HeaderEnteredTwice;
+    if (looksRewritten(SM.getBufferData(File)))
+      return Reason::AlreadyRewritten;
+    Editable[File] = *Rel;
+    return Reason::None;
+  }
+
+  const SourceManager &SM;
+  const HeaderFilter *Filter;
+  llvm::DenseMap<const FileEntry *, unsigned> Entered;
+  std::map<FileID, Reason> Decided;
+};
+
+/// Every other allowed file the parse read, as it is.
+static void addUneditedHeaders(const SourceManager &SM,
+                               const HeaderFilter &Filter,
+                               std::vector<HeaderOutput> &Out) {
+  llvm::DenseSet<const FileEntry *> Seen;
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile())
+      continue;
+    const SrcMgr::ContentCache &C = E.getFile().getContentCache();
+    OptionalFileEntryRef FE = C.OrigEntry;
+    if (!FE || !Seen.insert(&FE->getFileEntry()).second ||
+        &FE->getFileEntry() ==
+            &SM.getFileEntryRefForID(SM.getMainFileID())->getFileEntry() ||
+        E.getFile().getFileCharacteristic() != SrcMgr::C_User)
+      continue;
+    std::string Path = absoluteFilePath(SM.getFileManager(), *FE);
+    if (llvm::any_of(Out,
+                     [&](const HeaderOutput &H) { return H.Path == Path; }))
+      continue;
+    std::optional<std::string> Rel = Filter.relativePath(Path);
+    std::optional<llvm::MemoryBufferRef> Buffer =
+        C.getBufferOrNone(SM.getDiagnostics(), SM.getFileManager());
+    if (!Rel || !Buffer)
+      continue;
+    HeaderOutput H;
+    H.Path = Path;
+    H.RelativePath = *Rel;
+    H.Output = Buffer->getBuffer().str();
+    Out.push_back(std::move(H));
+  }
+}
+
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
-              const std::vector<std::string> &FrontEndArgs, Variant V) {
+              const std::vector<std::string> &FrontEndArgs, Variant V,
+              const HeaderFilter *Headers) {
   bool Rewritten = looksRewritten(Code);
   std::vector<std::string> Args = FrontEndArgs;
   Args.push_back("-w"); // user warnings are not ours to show
@@ -145,15 +229,18 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
     }
 
     ASTContext &Ctx = P.Ctx;
-    std::vector<AtomicSite> Sites = findAtomicSites(Ctx);
+    const SourceManager &SM = Ctx.getSourceManager();
+    HeaderPolicyTable Policy(SM, Headers);
+    std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);
     resolveMacroSites(Ctx, P.Tokens, Sites);
     markAlreadyReduced(Sites);
     std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
     std::vector<VariantDecision> Decisions;
     if (V != Variant::Floor)
       Decisions = chooseVariants(Ctx, Sites, Groups, V);
-    PlannedEdits Plan = planEdits(Ctx, Sites, Groups, V, FilePath,
-                                  V == Variant::Floor ? nullptr : &Decisions);
+    PlannedEdits Plan =
+        planEdits(Ctx, Sites, Groups, V, FilePath,
+                  V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable);
     if (!Plan.Error.empty()) {
       Failure = FilePath.str() + ": internal error: " + Plan.Error;
       return;
@@ -165,7 +252,34 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
       return;
     }
     Result.Output = std::move(*Output);
+    for (const auto &[File, Edits] : Plan.HeaderEdits) {
+      llvm::Expected<std::string> Text =
+          tooling::applyAllReplacements(SM.getBufferData(File), Edits);
+      if (!Text) {
+        Failure = llvm::toString(Text.takeError());
+        return;
+      }
+      HeaderOutput H;
+      H.Edited = true;
+      H.Path = absoluteFilePath(SM, File);
+      H.RelativePath = Policy.Editable.at(File);
+      for (const Inclusion &I : P.Inclusions)
+        if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry() &&
+            !llvm::is_contained(H.IncludedAs, I.Spelled))
+          H.IncludedAs.push_back(I.Spelled);
+      H.Output = std::move(*Text);
+      for (const AtomicSite &S : Sites)
+        if (!H.FirstLine && !S.File.empty() &&
+            SM.getFileID(SM.getExpansionLoc(S.Call->getBeginLoc())) == File)
+          H.FirstLine = S.Line;
+      Result.Headers.push_back(std::move(H)); // FileIDs grow in entry order
+    }
+    if (Headers && !Result.Headers.empty())
+      addUneditedHeaders(SM, *Headers, Result.Headers);
     Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
+    for (const HeaderOutput &H : Result.Headers)
+      if (H.Edited)
+        Result.Report.EditedHeaders.push_back(H.Path);
   });
   if (ParseError)
     return std::move(ParseError);

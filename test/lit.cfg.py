@@ -27,6 +27,8 @@ if config.nvcc and os.path.exists(config.nvcc):
         ("%nvcc-check",
          "%s -c -arch=sm_90 -std=c++17 -I %s -o /dev/null"
          % (config.nvcc, config.runtime_include)))
+    # After %nvcc-check, which it is a prefix of.
+    config.substitutions.append(("%nvcc", config.nvcc))
 
 # distwar-rewrite tests: hermetic CUDA declarations (no SDK needed) and a
 # feature for tests that parse the real SDK headers.

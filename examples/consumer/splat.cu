@@ -1,7 +1,9 @@
 // Splats weighted samples into grid cells: each sample adds its weight and
 // its weighted position to the three fields of its cell with atomicAdd, the
 // per-lane gradient-accumulation pattern that distwar batches. Checks the
-// sums against a float64 CPU reference where a GPU is present.
+// sums against a float64 CPU reference where a GPU is present. The moments
+// are added in a header function (EDIT_HEADERS).
+#include "consumer/moments.cuh"
 #include <distwar/sites.h>
 
 #include <cmath>
@@ -18,8 +20,7 @@ __global__ void splat(int n, const int *cell, const float *weight,
   int c = cell[i];
   float w = weight[i];
   atomicAdd(&mass[c], w);
-  atomicAdd(&moment_x[c], w * pos[i].x);
-  atomicAdd(&moment_y[c], w * pos[i].y);
+  addMoments(moment_x, moment_y, c, w, pos[i]);
 }
 
 int main() {
@@ -32,6 +33,16 @@ int main() {
   int passed = 0, failed = 0;
   if (sites.empty()) {
     std::printf("FAILED: no distwar site registered; was the rewritten copy compiled?\n");
+    ++failed;
+  } else {
+    ++passed;
+  }
+  bool header_site = false;
+  for (const std::string &s : sites)
+    header_site |= s.rfind("consumer/moments.cuh:", 0) == 0;
+  if (!header_site) {
+    std::printf("FAILED: no site of consumer/moments.cuh; was its edited copy "
+                "first on the include path?\n");
     ++failed;
   } else {
     ++passed;

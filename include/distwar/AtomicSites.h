@@ -13,6 +13,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,12 +35,16 @@ struct ChannelLoop {
 };
 
 /// A macro invocation in the main file whose whole expansion is one or more
-/// atomic statements (MacroSites.h): the tool replaces the invocation text,
-/// never the macro body.
+/// atomic statements, possibly wrapped in `do { ... } while (0)`
+/// (MacroSites.h): the tool replaces the invocation text, never the macro
+/// body.
 struct MacroInvocation {
   clang::CharSourceRange FileRange; ///< the invocation, in the main file
   std::vector<std::string> Tokens;  ///< its expanded tokens, as text
   unsigned Newlines = 0;            ///< line breaks inside the invocation
+  /// The `do { } while (0)` around the statements, or null. It runs its
+  /// body once and nothing leaves it, so the analyses see through it.
+  const clang::DoStmt *Wrapper = nullptr;
 };
 
 struct AtomicSite {
@@ -73,9 +78,20 @@ struct AtomicSite {
   Reason Why = Reason::None;
 };
 
-/// Every site of device functions spelled in the main file, in source order.
+/// True when \p A is the `do { } while (0)` wrapper of the macro invocation
+/// that holds \p S, or that wrapper's body: a plain block for every analysis.
+bool isInvocationWrapper(const AtomicSite &S, const clang::Stmt *A);
+
+/// Why the device functions of the included file \p File may not be edited,
+/// or None when they may (--edit-headers).
+using HeaderPolicy = llvm::function_ref<Reason(clang::FileID File)>;
+
+/// Every site of device functions spelled in the main file or in a user's
+/// header, in source order. Sites in a header get its name in File and, unless
+/// \p Policy allows the header (no policy: none is allowed), its reason.
 /// Implicit template instantiations are skipped: the pattern is analysed.
-std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx);
+std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx,
+                                        HeaderPolicy Policy = nullptr);
 
 /// True when \p E is an integer constant for every instantiation: a literal,
 /// enumerator, constexpr variable, non-type template parameter, sizeof, or

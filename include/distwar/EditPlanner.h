@@ -11,6 +11,7 @@
 
 #include "distwar/Grouping.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include <map>
 
 namespace distwar {
 
@@ -20,6 +21,9 @@ struct VariantDecision;
 
 struct PlannedEdits {
   clang::tooling::Replacements Edits; ///< empty: nothing to change
+  /// The edits of each editable header that changes, each with its own
+  /// prologue (GENERATED_CODE.md, 7).
+  std::map<clang::FileID, clang::tooling::Replacements> HeaderEdits;
   /// Slot expression of each site (index as in the site list), "" if none.
   std::vector<std::string> SlotTexts;
   /// Batch size expression of each group, "" if not batched.
@@ -31,6 +35,17 @@ struct PlannedEdits {
 /// The prologue's table identifier for \p FilePath (GENERATED_CODE.md, 1).
 std::string siteTableName(llvm::StringRef FilePath);
 
+/// The absolute path of \p File: its real path, else its name made absolute
+/// against the parse's working directory (-working-directory).
+std::string absoluteFilePath(const clang::SourceManager &SM,
+                             clang::FileID File);
+std::string absoluteFilePath(const clang::FileManager &FM,
+                             clang::FileEntryRef File);
+
+/// The included files whose device functions may be edited, each with its
+/// path relative to the --edit-headers entry that allows it.
+using EditableHeaders = std::map<clang::FileID, std::string>;
+
 /// Plans the edits of \p Groups (Why == None), each as its decision in
 /// \p Decisions says (serial when null), or of every discarded-result
 /// atomicAdd for the floor variant. Groups refused here get their Why set;
@@ -39,7 +54,8 @@ PlannedEdits planEdits(clang::ASTContext &Ctx,
                        const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups, Variant V,
                        llvm::StringRef FilePath,
-                       std::vector<VariantDecision> *Decisions = nullptr);
+                       std::vector<VariantDecision> *Decisions = nullptr,
+                       const EditableHeaders *Headers = nullptr);
 
 } // namespace distwar
 

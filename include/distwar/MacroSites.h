@@ -2,8 +2,9 @@
 //
 // An atomicAdd that comes from a macro is rewritable when the top-level
 // invocation in the main file expands to nothing but whole atomic statements
-// (`ADD(p, v)`, an x/y/z `ADD3(buf, i, v)`): the invocation text is replaced
-// by its expansion with the calls batched. Macro bodies are never edited.
+// (`ADD(p, v)`, an x/y/z `ADD3(buf, i, v)`), possibly wrapped in
+// `do { ... } while (0)`: the invocation text is replaced by its expansion
+// with the calls batched. Macro bodies are never edited.
 //
 //===----------------------------------------------------------------------===//
 

@@ -19,6 +19,12 @@
 
 namespace distwar {
 
+/// One `#include` the preprocessor resolved: its spelling and the file.
+struct Inclusion {
+  std::string Spelled;
+  const clang::FileEntry *File = nullptr;
+};
+
 struct ParsedFile {
   clang::ASTContext &Ctx;
   const clang::syntax::TokenBuffer &Tokens;
@@ -29,6 +35,8 @@ struct ParsedFile {
   /// Every file the parse read: the main file first, then each included
   /// file once, in the order they were entered.
   std::vector<std::string> FilesRead;
+  /// Every resolved #include, in order.
+  std::vector<Inclusion> Inclusions;
 };
 
 /// Parses \p Code as \p FilePath with \p FrontEndArgs and calls \p Body with

@@ -32,7 +32,9 @@ struct GroupRecord {
 struct FileReport {
   std::string File;
   Reason FileReason = Reason::None; ///< e.g. AlreadyRewritten
-  bool Changed = false;
+  bool Changed = false;             ///< the file itself
+  /// The headers (--edit-headers) this file's rewrite edited.
+  std::vector<std::string> EditedHeaders;
   std::vector<SiteRecord> Sites;
   std::vector<GroupRecord> Groups;
 };

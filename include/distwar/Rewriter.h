@@ -4,13 +4,30 @@
 #define DISTWAR_REWRITER_H
 
 #include "distwar/EditPlanner.h"
+#include "distwar/HeaderFilter.h"
 #include "distwar/Report.h"
 #include "llvm/Support/Error.h"
 
 namespace distwar {
 
+/// An included file allowed by --edit-headers: one the rewrite changed, or
+/// one it read and left as it is (copied next to the edited ones, so that
+/// `#include "x.h"` from an edited copy finds its neighbour).
+struct HeaderOutput {
+  bool Edited = false;
+  std::string Path;         ///< the original, absolute
+  std::string RelativePath; ///< relative to the entry that allows it
+  std::string Output;       ///< its new text
+  unsigned FirstLine = 0;   ///< line of its first batched site (for errors)
+  /// How the #include directives that reached it spell it.
+  std::vector<std::string> IncludedAs;
+};
+
 struct RewriteResult {
   std::string Output; ///< the new text (equal to the input when unchanged)
+  /// The allowed headers the parse read, edited ones first, each group in
+  /// the order the parse entered them.
+  std::vector<HeaderOutput> Headers;
   FileReport Report;
   /// Every file the parse read, the main file first (for --depfile).
   std::vector<std::string> FilesRead;
@@ -21,11 +38,13 @@ struct RewriteResult {
 bool looksRewritten(llvm::StringRef Code);
 
 /// Parses \p Code as \p FilePath (absolute) with \p FrontEndArgs (see
-/// CudaArgs.h) once, and rewrites it. A parse error is returned as an error
-/// whose message holds Clang's diagnostics.
+/// CudaArgs.h) once, and rewrites it, and the device functions of the
+/// included files that \p Headers allows (none when null). A parse error is
+/// returned as an error whose message holds Clang's diagnostics.
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
-              const std::vector<std::string> &FrontEndArgs, Variant V);
+              const std::vector<std::string> &FrontEndArgs, Variant V,
+              const HeaderFilter *Headers = nullptr);
 
 } // namespace distwar
 

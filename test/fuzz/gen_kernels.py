@@ -3,8 +3,8 @@
 
 Each kernel scatters gradients with atomicAdd the ways real renderers do:
 fields of vector types, stride-K arrays, channel loops with compile-time trip
-counts (literal, constexpr, template parameter), macros (one atomic, x/y/z,
-address from a macro), templates on type and channel count, integer
+counts (literal, constexpr, template parameter), macros (one atomic, x/y/z
+as statements or in do { } while (0), address from a macro), templates on type and channel count, integer
 counters, keys from parameters, loads and loop variables, divergence
 (continue, if, nested ifs, if/else and else-if branches, early return), and
 reads of a destination between sites (which the tool must refuse). Every
@@ -23,6 +23,12 @@ PRELUDE = """\
   atomicAdd(&buf[i].x, v.x);                                                   \\
   atomicAdd(&buf[i].y, v.y);                                                   \\
   atomicAdd(&buf[i].z, v.z)
+#define ADD3_DO(buf, i, v)                                                     \\
+  do {                                                                         \\
+    atomicAdd(&buf[i].x, v.x);                                                 \\
+    atomicAdd(&buf[i].y, v.y);                                                 \\
+    atomicAdd(&buf[i].z, v.z);                                                 \\
+  } while (0)
 #define AT(buf, i) (&(buf)[i])
 constexpr int kChannels = 3;
 """
@@ -108,7 +114,9 @@ class Kernel:
                 self.param("float3 *%s" % b)
                 vec = self.fresh("d")
                 self.emit(indent, "const float3 %s = make_float3(v, w, v * w);" % vec)
-                self.emit(indent, "ADD3(%s, %s, %s);" % (b, key, vec))
+                # The x/y/z macro as statements or as a do-while(0).
+                macro = rng.choice(["ADD3", "ADD3_DO"])
+                self.emit(indent, "%s(%s, %s, %s);" % (macro, b, key, vec))
             elif kind == "macroaddr":
                 b = self.fresh("r")
                 self.param("%s *%s" % (elem, b))

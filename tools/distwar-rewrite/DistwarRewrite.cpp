@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "distwar/CudaArgs.h"
+#include "distwar/HeaderFilter.h"
 #include "distwar/Rewriter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -71,10 +73,26 @@ static cl::opt<bool> NoCudaSdk(
     cl::desc("Parse without CUDA SDK headers (tests supply declarations)"),
     cl::cat(Category));
 
+static cl::list<std::string> EditHeaders(
+    "edit-headers", cl::CommaSeparated,
+    cl::desc("Also edit the device functions of these included files, or of "
+             "the files below these directories (repeatable, comma-separated; "
+             "system headers never). Other headers are reported, not edited"),
+    cl::value_desc("file|dir"), cl::cat(Category));
+static cl::opt<std::string> HeaderOutputDir(
+    "header-output-dir",
+    cl::desc("With -o or stdout: write each edited header to DIR/<its path "
+             "relative to the --edit-headers entry> (and the other allowed "
+             "headers it read, unchanged, so that their includes resolve), "
+             "leaving the originals alone; put DIR first on the include "
+             "path. With -i headers are edited in place"),
+    cl::value_desc("dir"), cl::cat(Category));
+
 static cl::opt<std::string> DepFile(
     "depfile",
     cl::desc("Write a make-style depfile: the output (-o, or each input "
-             "with -i or on stdout) depends on every file the parse read"),
+             "with -i or on stdout) depends on every file the parse read "
+             "(edited headers are written along, not named as targets)"),
     cl::value_desc("file"), cl::cat(Category));
 static cl::opt<bool>
     TimeReport("time-report",
@@ -153,6 +171,144 @@ static std::string escapeForMake(StringRef Path) {
   return Out;
 }
 
+/// Removes the include directories that are \p Dir (the edited headers'
+/// output, which builds put first on the include path): the parse must read
+/// the originals, or it would see its own output and the depfile would name
+/// the copies instead of the headers the user edits.
+static void dropIncludeDir(std::vector<std::string> &Flags, StringRef Dir,
+                           StringRef WorkDir) {
+  auto Normal = [&](StringRef P) {
+    SmallString<256> A(P);
+    if (!sys::path::is_absolute(A) && !WorkDir.empty()) {
+      SmallString<256> B(WorkDir);
+      sys::path::append(B, A);
+      A = B;
+    }
+    sys::fs::make_absolute(A);
+    sys::path::remove_dots(A, /*remove_dot_dot=*/true);
+    return std::string(A);
+  };
+  std::string Target = Normal(Dir);
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    StringRef F = Flags[I];
+    bool Drop = false;
+    for (StringRef Opt : {"-I", "-iquote", "-isystem", "-idirafter"}) {
+      if (F == Opt && I + 1 < Flags.size() && Normal(Flags[I + 1]) == Target) {
+        ++I;
+        Drop = true;
+      } else if (F.size() > Opt.size() && F.starts_with(Opt) &&
+                 Normal(F.drop_front(Opt.size())) == Target) {
+        Drop = true;
+      }
+      if (Drop)
+        break;
+    }
+    if (!Drop)
+      Kept.push_back(Flags[I]);
+  }
+  Flags = std::move(Kept);
+}
+
+/// Writes \p Data to \p Path unless the file already holds exactly it, so
+/// that a header several translation units write is not touched again (its
+/// time stamp drives rebuilds). Creates the missing directories.
+static Error writeIfDifferent(StringRef Path, StringRef Data) {
+  if (auto Old = MemoryBuffer::getFile(Path, /*IsText=*/false))
+    if ((*Old)->getBuffer() == Data)
+      return Error::success();
+  if (std::error_code EC =
+          sys::fs::create_directories(sys::path::parent_path(Path)))
+    return createStringError(EC, "cannot create the directory of '%s': %s",
+                             Path.str().c_str(), EC.message().c_str());
+  return writeAtomically(Path, Data);
+}
+
+namespace {
+struct HeaderWrite {
+  std::string Destination, Text;
+};
+} // namespace
+
+/// Where each edited header of \p Results goes: in place with -i, else under
+/// --header-output-dir. A header rewritten differently by two inputs, a
+/// destination that is the original or shared by two headers, or a header
+/// edited without a place to write it is an error.
+static Error planHeaderWrites(ArrayRef<RewriteResult> Results,
+                              ArrayRef<std::string> Inputs,
+                              std::vector<HeaderWrite> &Writes) {
+  StringMap<std::pair<const HeaderOutput *, size_t>> ByPath;
+  StringMap<std::string> ByDestination;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    for (const HeaderOutput &H : Results[I].Headers) {
+      if (InPlace && !H.Edited)
+        continue;
+      auto [It, New] = ByPath.try_emplace(H.Path, &H, I);
+      if (!New) {
+        if (It->second.first->Output != H.Output)
+          return createStringError(
+              inconvertibleErrorCode(),
+              "%s:%u: this header is rewritten differently for '%s' and "
+              "'%s' (a macro or flag differs between them); rewrite them in "
+              "separate runs with separate --header-output-dir, or leave the "
+              "header out of --edit-headers",
+              H.Path.c_str(), H.FirstLine, Inputs[It->second.second].c_str(),
+              Inputs[I].c_str());
+        continue;
+      }
+      SmallString<256> Destination;
+      if (InPlace) {
+        Destination = H.Path;
+      } else if (HeaderOutputDir.empty()) {
+        return createStringError(
+            inconvertibleErrorCode(),
+            "%s:%u: device functions of this header would be edited; with -o "
+            "or stdout, --header-output-dir must say where the edited copy "
+            "goes (or use -i)",
+            H.Path.c_str(), H.FirstLine);
+      } else {
+        Destination = HeaderOutputDir;
+        sys::fs::make_absolute(Destination);
+        sys::path::append(Destination, sys::path::Style::posix, H.RelativePath);
+        sys::path::native(Destination);
+        sys::path::remove_dots(Destination, /*remove_dot_dot=*/true);
+        if (sys::fs::equivalent(Destination, H.Path) ||
+            Destination.str() == H.Path)
+          return createStringError(inconvertibleErrorCode(),
+                                   "--header-output-dir: the edited copy of "
+                                   "'%s' would overwrite the original",
+                                   H.Path.c_str());
+        // The copy is found only where an #include spells its path below
+        // the output directory.
+        for (const std::string &Spelled : H.IncludedAs) {
+          if (!H.Edited)
+            break;
+          SmallString<128> Norm(Spelled);
+          sys::path::remove_dots(Norm, /*remove_dot_dot=*/true);
+          if (sys::path::convert_to_slash(Norm) != H.RelativePath)
+            return createStringError(
+                inconvertibleErrorCode(),
+                "%s:%u: this header is included as \"%s\", but its edited "
+                "copy would be '%s': name the directory that the #include is "
+                "relative to in --edit-headers",
+                H.Path.c_str(), H.FirstLine, Spelled.c_str(),
+                Destination.c_str());
+        }
+      }
+      auto [D, Fresh] = ByDestination.try_emplace(Destination, H.Path);
+      if (!Fresh)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "--header-output-dir: '%s' and '%s' would both be written to "
+            "'%s'; name their directories in --edit-headers rather than the "
+            "files",
+            D->second.c_str(), H.Path.c_str(), Destination.c_str());
+      Writes.push_back({std::string(Destination), H.Output});
+    }
+  }
+  return Error::success();
+}
+
 static std::string depFileText(ArrayRef<std::string> Targets,
                                ArrayRef<std::string> Prerequisites) {
   std::string Text;
@@ -194,6 +350,24 @@ int main(int argc, const char **argv) {
     return fail("-o and -i exclude each other");
   if (!DepFile.empty() && OutputFile.empty() && !InPlace)
     return fail("--depfile needs -o or -i (it names the file written)");
+  if (!HeaderOutputDir.empty() && EditHeaders.empty())
+    return fail("--header-output-dir needs --edit-headers");
+  if (!HeaderOutputDir.empty() && InPlace)
+    return fail("--header-output-dir and -i exclude each other (-i edits "
+                "headers in place)");
+  Expected<HeaderFilter> Headers = HeaderFilter::create(EditHeaders);
+  if (!Headers)
+    return fail(toString(Headers.takeError()));
+  if (!HeaderOutputDir.empty()) {
+    // Copies inside an allowed directory would replace originals, or be
+    // taken for originals by the next run.
+    SmallString<256> Probe(HeaderOutputDir);
+    sys::path::append(Probe, "distwar-probe.h");
+    if (Headers->relativePath(Probe))
+      return fail("--header-output-dir '" + HeaderOutputDir +
+                  "' lies inside an --edit-headers entry; choose a directory "
+                  "outside the headers it copies");
+  }
   bool WantReport = ReportFormat.getNumOccurrences() > 0;
   if (WantReport && ReportFormat != "" && ReportFormat != "text" &&
       ReportFormat != "json")
@@ -240,11 +414,14 @@ int main(int argc, const char **argv) {
     }
     if (GpuArch.getNumOccurrences())
       FileCuda.GpuArch = GpuArch;
+    if (!HeaderOutputDir.empty())
+      dropIncludeDir(UserFlags, HeaderOutputDir,
+                     Commands.empty() ? "" : Commands.front().Directory);
 
     auto Start = std::chrono::steady_clock::now();
-    Expected<RewriteResult> R =
-        rewriteSource(Abs, (*Buffer)->getBuffer(),
-                      frontEndArgs(FileCuda, UserFlags), VariantOpt);
+    Expected<RewriteResult> R = rewriteSource(
+        Abs, (*Buffer)->getBuffer(), frontEndArgs(FileCuda, UserFlags),
+        VariantOpt, Headers->empty() ? nullptr : &*Headers);
     if (TimeReport)
       errs() << "distwar-rewrite: " << File << ": "
              << std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -261,7 +438,16 @@ int main(int argc, const char **argv) {
     Paths.push_back(std::string(Abs));
   }
 
+  // Where each edited header goes; checked before anything is written.
+  std::vector<HeaderWrite> HeaderWrites;
+  if (Error E = planHeaderWrites(Results, Paths, HeaderWrites))
+    return fail(toString(std::move(E)));
+
   // Everything parsed: now write.
+  for (const HeaderWrite &W : HeaderWrites) {
+    if (Error E = writeIfDifferent(W.Destination, W.Text))
+      return fail(toString(std::move(E)));
+  }
   for (size_t I = 0; I < Results.size(); ++I) {
     const RewriteResult &R = Results[I];
     if (InPlace) {
@@ -284,6 +470,10 @@ int main(int argc, const char **argv) {
     } else {
       Targets = Paths;
     }
+    // Edited headers are not targets: Ninja refuses a depfile that names an
+    // output its rule does not declare, and the copies' names are known only
+    // once the tool ran. The originals are prerequisites (the parse read
+    // them), so a change re-runs this rewrite, which rewrites the copies.
     StringSet<> Seen;
     for (const RewriteResult &R : Results)
       for (const std::string &F : R.FilesRead) {

@@ -11,11 +11,13 @@ import distwar_torch  # noqa: E402
 tool, scratch = sys.argv[1], sys.argv[2]
 root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 src = os.path.join(root, "examples", "consumer", "splat.cu")
+src_args = ["-I" + os.path.join(root, "examples", "consumer", "include")]
 out_dir = os.path.join(scratch, "rewritten")
 failures = []
 
 paths = distwar_torch.rewrite_sources(["host.cpp", src], out_dir, variant="serial",
-                                      tool=tool, base_dir=root, gpu_arch="sm_90")
+                                      tool=tool, base_dir=root, gpu_arch="sm_90",
+                                      extra_args=src_args)
 if paths[0] != "host.cpp":
     failures.append("non-.cu source changed: %r" % paths[0])
 out = paths[1]
@@ -28,12 +30,14 @@ else:
     stamp = os.path.getmtime(out)
     time.sleep(1.1)
     distwar_torch.rewrite_sources([src], out_dir, variant="serial", tool=tool,
-                                  base_dir=root, gpu_arch="sm_90")
+                                  base_dir=root, gpu_arch="sm_90",
+                                  extra_args=src_args)
     if os.path.getmtime(out) != stamp:
         failures.append("an up-to-date copy was rewritten again")
     # Another variant is another command line: the copy is made again.
     distwar_torch.rewrite_sources([src], out_dir, variant="floor", tool=tool,
-                                  base_dir=root, gpu_arch="sm_90")
+                                  base_dir=root, gpu_arch="sm_90",
+                                  extra_args=src_args)
     if os.path.getmtime(out) == stamp or "floorAdd" not in open(out).read():
         failures.append("a copy made with another variant was reused")
 if os.path.join(root, "runtime", "include") not in distwar_torch.include_dirs([src]):

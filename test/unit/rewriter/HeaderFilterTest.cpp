@@ -1,0 +1,96 @@
+//===- HeaderFilterTest.cpp - which included files may be edited ----------===//
+
+#include "distwar/HeaderFilter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace distwar;
+
+namespace {
+
+/// A temporary tree: root/include/render/grad.h, root/include/top.h,
+/// root/vendor/v.h, root/includex/x.h.
+class HeaderFilterTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("distwar-hf", Root));
+    for (const char *F : {"include/render/grad.h", "include/top.h",
+                          "vendor/v.h", "includex/x.h"})
+      touch(F);
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  std::string path(llvm::StringRef Rel) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, llvm::sys::path::Style::posix, Rel);
+    return std::string(P);
+  }
+  void touch(llvm::StringRef Rel) {
+    std::string P = path(Rel);
+    ASSERT_FALSE(
+        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P)));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    ASSERT_FALSE(EC);
+  }
+
+  llvm::SmallString<256> Root;
+};
+
+TEST_F(HeaderFilterTest, DirectoriesGivePathsBelowThem) {
+  auto F = HeaderFilter::create({path("include")});
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_EQ(F->relativePath(path("include/render/grad.h")), "render/grad.h");
+  EXPECT_EQ(F->relativePath(path("include/top.h")), "top.h");
+  EXPECT_EQ(F->relativePath(path("vendor/v.h")), std::nullopt);
+  // A sibling whose name starts with the directory's is not below it.
+  EXPECT_EQ(F->relativePath(path("includex/x.h")), std::nullopt);
+  // Dots and '..' in the asked path resolve to the same file.
+  EXPECT_EQ(F->relativePath(path("include/render/../top.h")), "top.h");
+}
+
+TEST_F(HeaderFilterTest, InnermostDirectoryWinsWhateverTheOrder) {
+  for (bool Reversed : {false, true}) {
+    std::vector<std::string> Entries = {path("include"),
+                                        path("include/render")};
+    if (Reversed)
+      std::swap(Entries[0], Entries[1]);
+    auto F = HeaderFilter::create(Entries);
+    ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+    EXPECT_EQ(F->relativePath(path("include/render/grad.h")), "grad.h");
+    EXPECT_EQ(F->relativePath(path("include/top.h")), "top.h");
+  }
+}
+
+TEST_F(HeaderFilterTest, FilesGiveTheirNameOnly) {
+  auto F = HeaderFilter::create({path("vendor/v.h")});
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_EQ(F->relativePath(path("vendor/v.h")), "v.h");
+  EXPECT_EQ(F->relativePath(path("include/top.h")), std::nullopt);
+  EXPECT_FALSE(F->empty());
+}
+
+TEST_F(HeaderFilterTest, MissingEntryIsAnError) {
+  auto F = HeaderFilter::create({path("include"), path("nope")});
+  ASSERT_FALSE(bool(F));
+  std::string Message = llvm::toString(F.takeError());
+  EXPECT_NE(Message.find("--edit-headers: cannot find"), std::string::npos);
+  EXPECT_NE(Message.find("nope"), std::string::npos);
+}
+
+TEST_F(HeaderFilterTest, NoEntriesAllowNothing) {
+  auto F = HeaderFilter::create({});
+  ASSERT_TRUE(bool(F));
+  EXPECT_TRUE(F->empty());
+  EXPECT_EQ(F->relativePath(path("include/top.h")), std::nullopt);
+}
+
+TEST(SiteTableIdentifier, ReplacesEveryOtherCharacter) {
+  EXPECT_EQ(siteTableIdentifier("render/grad.cuh"),
+            "distwar_sites_render_grad_cuh");
+  EXPECT_EQ(siteTableIdentifier("a-b c.h"), "distwar_sites_a_b_c_h");
+}
+
+} // namespace
