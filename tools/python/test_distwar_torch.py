@@ -59,7 +59,7 @@ ext_text = open(ext_out).read()
 # One values-only batch whose addresses are rebuilt from the key after the
 # reduction (docs/GENERATED_CODE.md, deferred addresses).
 if ("atomicAdd(" in ext_text
-        or "::distwar::Fields<float, SPLAT_CHANNELS + 6>" not in ext_text
+        or "::distwar::Fields<float, SPLAT_CHANNELS + 6, ::distwar::AlwaysSet<0, SPLAT_CHANNELS + 6>>" not in ext_text
         or "[&](int distwar_slot)" not in ext_text):
     failures.append("splat_backward.cu: not every atomicAdd went into one batch")
 real_find_tool = distwar_torch.find_tool
