@@ -314,24 +314,25 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
                                           int threshold, const A &addr) {
   // Only a warp whose 32 lanes execute this call together is reduced. Lanes
   // that are absent (exited, diverged, not yet arrived) are never waited for.
-  if (__activemask() != kFullMask) {
-    if (active)
-      ownAtomics(b, addr);
-    return;
-  }
-  const unsigned ballot = __ballot_sync(kFullMask, active);
-  if (ballot == 0)
-    return;
-  const int count = popCount(ballot);
-  bool reduce;
-  if constexpr (CheckKey) {
-    const MatchType<Key> mine = matchKey(key);
-    const MatchType<Key> first =
-        __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
-    reduce =
-        __all_sync(kFullMask, (!active || mine == first) && count >= threshold);
-  } else {
-    reduce = __all_sync(kFullMask, count >= threshold);
+  // Every case that is not reduced leaves through one plain-atomic path: one
+  // copy of the N atomics in the caller's loop, not one per reason (smaller
+  // loops let ptxas keep the shared-memory addressing out of them).
+  bool reduce = false;
+  unsigned ballot = 0;
+  if (__activemask() == kFullMask) {
+    ballot = __ballot_sync(kFullMask, active);
+    if (ballot == 0)
+      return;
+    const int count = popCount(ballot);
+    if constexpr (CheckKey) {
+      const MatchType<Key> mine = matchKey(key);
+      const MatchType<Key> first =
+          __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
+      reduce = __all_sync(kFullMask,
+                          (!active || mine == first) && count >= threshold);
+    } else {
+      reduce = __all_sync(kFullMask, count >= threshold);
+    }
   }
   if (!reduce) {
     if (active)
