@@ -186,6 +186,18 @@ __device__ __forceinline__ void issueStrided(const B &b, int rank, int count,
   }
 }
 
+/// The OR over the warp of the first presence word (slots 0..31): bit i set
+/// when some lane set tracked slot i. All 32 lanes call together. Zero when
+/// the batch tracks no slot among the first 32 (no instruction then).
+template <typename B>
+__device__ __forceinline__ unsigned warpPresence(const B &b) {
+  bool tracksAny = false;
+#pragma unroll
+  for (int i = 0; i < (B::kSize < 32 ? B::kSize : 32); ++i)
+    tracksAny = tracksAny || !B::alwaysSet(i);
+  return tracksAny ? __reduce_or_sync(kFullMask, b.present[0]) : 0u;
+}
+
 /// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
 /// outside `active`); `active` is non-empty and its lanes' addresses are valid.
 template <Strategy S, typename B, typename A, typename T, int N>
@@ -248,11 +260,26 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
       }
     }
   } else {
+    // A tracked slot that no lane of the warp set (its grid-uniform
+    // condition is false: 3DGS without inverse depth) is not reduced: one
+    // warp-wide OR of the presence words instead of 5 shuffles per such slot.
+    // Slots 32 and up (batches of more than 32 fields) are always reduced.
+    const unsigned anyPresent = warpPresence(b);
+    auto skippable = [](int i) { return i < 32 && !B::alwaysSet(i); };
 #pragma unroll
     for (int offset = 16; offset >= 1; offset >>= 1) {
 #pragma unroll
       for (int i = 0; i < N; ++i)
-        v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
+        if (!skippable(i))
+          v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
+    }
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      if (skippable(i) && ((anyPresent >> i) & 1u)) {
+#pragma unroll
+        for (int offset = 16; offset >= 1; offset >>= 1)
+          v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
+      }
     }
     if constexpr (S == Strategy::kLeader) {
       if (rank == 0 && isActive)

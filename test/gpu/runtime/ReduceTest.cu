@@ -79,7 +79,8 @@ __device__ __forceinline__ void reduceOne(const B &f, bool active, Key key,
 template <Variant V, Strategy S, typename T, int N, bool Always>
 __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
                                    const unsigned char *flags, int n,
-                                   int threshold, unsigned nullFields) {
+                                   int threshold, unsigned nullFields,
+                                   unsigned absentFields) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) // edge tile
     return;
@@ -92,8 +93,9 @@ __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
-      b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
-            vals[i * N + k]);
+      if (!((absentFields >> k) & 1u)) // a condition false in every lane
+        b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
+              vals[i * N + k]);
   }
   auto addrOf = [&](int slot) -> T * {
     if (slot >= 0 && slot < N) {
@@ -118,7 +120,7 @@ __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
 template <Variant V, Strategy S, typename T, int N, bool Always>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
-                             unsigned nullFields) {
+                             unsigned nullFields, unsigned absentFields) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) // edge tile
     return;
@@ -131,8 +133,9 @@ __global__ void reduceKernel(T *out, const T *vals, const int *keys,
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
-      b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
-            vals[i * N + k]);
+      if (!((absentFields >> k) & 1u)) // a condition false in every lane
+        b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
+              vals[i * N + k]);
   }
   if (f & kSplit) {
     // Two call sites: lanes may reach them at different times.
@@ -258,6 +261,9 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
       // A null address only where the batch tracks the slot.
       const unsigned nullFields =
           (N >= 3 && (t == 1 || t == 32)) ? (Always ? 1u << (N - 1) : 2u) : 0u;
+      // A tracked slot set by no lane at all (the runtime skips its tree).
+      const unsigned absentFields =
+          (N >= 2 && (t == 0 || t == 16)) ? (Always ? 1u << (N - 1) : 1u) : 0u;
       std::vector<T> out(kKeys * N, base);
       gpucheck::require(cudaMemcpy(dOut, out.data(), sizeof(T) * out.size(),
                                    cudaMemcpyHostToDevice),
@@ -276,14 +282,15 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           std::string(variantName(V)) + " strategy " +
           std::to_string(static_cast<int>(S)) + " " + typeName<T>() +
           " N=" + std::to_string(N) + " " + pattern.name + " threshold " +
-          std::to_string(t) + (Deferred ? " (deferred addresses)" : "") +
+          std::to_string(t) + (absentFields ? " (a slot absent)" : "") +
+          (Deferred ? " (deferred addresses)" : "") +
           (Always ? " (AlwaysSet<0, N - 1>)" : "");
       if constexpr (Deferred)
         reduceFieldsKernel<V, S, T, N, Always><<<kThreads / kBlock, kBlock>>>(
-            dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
+            dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
       else
         reduceKernel<V, S, T, N, Always><<<kThreads / kBlock, kBlock>>>(
-            dOut, dVals, dKeys, dFlags, in.n, t, nullFields);
+            dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
       gpucheck::waitOrDie(what);
       gpucheck::require(cudaMemcpy(out.data(), dOut, sizeof(T) * out.size(),
@@ -299,7 +306,7 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
         if ((in.flags[i] & kExit) || !(in.flags[i] & kActive))
           continue;
         for (int k = 0; k < N; ++k) {
-          if ((nullFields >> k) & 1u)
+          if (((nullFields | absentFields) >> k) & 1u)
             continue;
           const size_t slot = static_cast<size_t>(in.keys[i]) * N + k;
           refInt[slot] += vals[i * N + k];
