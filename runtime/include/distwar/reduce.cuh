@@ -195,7 +195,14 @@ __device__ __forceinline__ unsigned warpPresence(const B &b) {
 #pragma unroll
   for (int i = 0; i < (B::kSize < 32 ? B::kSize : 32); ++i)
     tracksAny = tracksAny || !B::alwaysSet(i);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  // No warp-wide OR before sm_80: every tracked slot counts as present (its
+  // tree runs; absent lanes add zeros).
+  (void)b;
+  return tracksAny ? ~0u : 0u;
+#else
   return tracksAny ? __reduce_or_sync(kFullMask, b.present[0]) : 0u;
+#endif
 }
 
 /// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
