@@ -212,33 +212,18 @@ bool writesMember(const Stmt *S, const VarDecl *V, const FieldDecl *Field) {
 /// that neither leaves the loop nor writes ch.
 std::optional<ChannelLoop>
 matchChannelLoop(const ForStmt *F, const Stmt *Parent, ASTContext &Ctx) {
+  std::optional<CountingLoop> Counting = matchCountingLoop(F);
+  if (!Counting)
+    return std::nullopt;
   ChannelLoop CL;
   CL.Loop = F;
-  CL.Var = loopVariable(F);
-  if (!CL.Var)
-    return std::nullopt;
-  if (const auto *DS = dyn_cast<DeclStmt>(F->getInit()))
-    CL.Lower = CL.Var->getInit();
-  else
-    CL.Lower = cast<BinaryOperator>(F->getInit())->getRHS();
+  CL.Var = Counting->Var;
+  CL.Lower = Counting->Start;
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!CL.Lower || !Cond || Cond->getOpcode() != BO_LT ||
-      !refersTo(Cond->getLHS(), CL.Var))
+  if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), CL.Var))
     return std::nullopt;
   CL.Upper = Cond->getRHS();
-  const Expr *Inc = dyn_cast_or_null<Expr>(F->getInc());
-  if (!Inc)
-    return std::nullopt;
-  Inc = Inc->IgnoreParenImpCasts();
-  bool StepOne = false;
-  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
-    StepOne = UO->isIncrementOp() && refersTo(UO->getSubExpr(), CL.Var);
-  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
-    if (const auto *One =
-            dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
-      StepOne = CA->getOpcode() == BO_AddAssign &&
-                refersTo(CA->getLHS(), CL.Var) && One->getValue() == 1;
-  if (!StepOne || !isCompileTimeConstant(CL.Lower, Ctx) ||
+  if (!isCompileTimeConstant(CL.Lower, Ctx) ||
       !isCompileTimeConstant(CL.Upper, Ctx) ||
       mayLeaveLoopBody(F->getBody(), false) ||
       findWrite(F->getBody(), CL.Var, false))
@@ -593,6 +578,29 @@ private:
 };
 
 } // namespace
+
+std::optional<CountingLoop> matchCountingLoop(const ForStmt *F) {
+  CountingLoop L;
+  L.Var = loopVariable(F);
+  const auto *Inc = dyn_cast_or_null<Expr>(F->getInc());
+  if (!L.Var || !Inc)
+    return std::nullopt;
+  L.Start = isa<DeclStmt>(F->getInit())
+                ? L.Var->getInit()
+                : cast<BinaryOperator>(F->getInit())->getRHS();
+  Inc = Inc->IgnoreParenImpCasts();
+  bool StepOne = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+    StepOne = UO->isIncrementOp() && refersTo(UO->getSubExpr(), L.Var);
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+    if (const auto *One =
+            dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+      StepOne = CA->getOpcode() == BO_AddAssign &&
+                refersTo(CA->getLHS(), L.Var) && One->getValue() == 1;
+  if (!L.Start || !StepOne)
+    return std::nullopt;
+  return L;
+}
 
 std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx, HeaderPolicy Policy) {
   std::vector<AtomicSite> Sites;

@@ -1,6 +1,7 @@
 //===- Speculation.cpp - statements safe to run in skipped lanes ----------===//
 
 #include "distwar/Speculation.h"
+#include "distwar/AtomicSites.h"
 #include "distwar/GroupSafety.h"
 #include "distwar/Uniformity.h"
 #include "distwar/VarWrites.h"
@@ -65,30 +66,18 @@ SpeculationCheck::SpeculationCheck(ASTContext &Ctx, const Stmt *Loop)
   // for (int j = c0; ... && j < B && ...; ++j) with c0 >= 0, j unwritten in
   // the body: every iteration runs with 0 <= j <= B - 1.
   const auto *For = dyn_cast_or_null<ForStmt>(Loop);
-  if (!For || !For->getCond() || !For->getInc())
+  if (!For || !For->getCond())
     return;
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  const VarDecl *V = Init && Init->isSingleDecl()
-                         ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                         : nullptr;
-  if (!V || !V->getType()->isIntegerType() || !V->getInit() ||
-      V->getType()->isReferenceType())
+  std::optional<CountingLoop> Counting = matchCountingLoop(For);
+  if (!Counting || !Counting->Var->getType()->isIntegerType() ||
+      Counting->Var->getType()->isReferenceType())
     return;
+  const VarDecl *V = Counting->Var;
   Expr::EvalResult Start;
-  if (V->getInit()->isValueDependent() ||
-      !V->getInit()->EvaluateAsInt(Start, Ctx) ||
-      Start.Val.getInt().isNegative())
-    return;
-  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
-  bool StepOne = false;
-  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
-    StepOne = UO->isIncrementOp() && referencedVar(UO->getSubExpr()) == V;
-  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
-    if (const auto *One =
-            dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
-      StepOne = CA->getOpcode() == BO_AddAssign &&
-                referencedVar(CA->getLHS()) == V && One->getValue() == 1;
-  if (!StepOne || findWrite(For->getBody(), V, /*Through=*/true) ||
+  if (Counting->Start->isValueDependent() ||
+      !Counting->Start->EvaluateAsInt(Start, Ctx) ||
+      Start.Val.getInt().isNegative() ||
+      findWrite(For->getBody(), V, /*Through=*/true) ||
       findWrite(For->getCond(), V, /*Through=*/true))
     return;
   llvm::SmallVector<const Expr *, 4> Terms;

@@ -98,6 +98,14 @@ std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx,
 /// arithmetic of those.
 bool isCompileTimeConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// A loop `for (v = Start; ...; ++v)`: the counter is declared or assigned in
+/// the init and stepped by `++v`, `v++` or `v += 1`.
+struct CountingLoop {
+  const clang::VarDecl *Var = nullptr;
+  const clang::Expr *Start = nullptr;
+};
+std::optional<CountingLoop> matchCountingLoop(const clang::ForStmt *F);
+
 /// The source text of \p E, or "" when it does not lie in the main file
 /// outside macro bodies.
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
