@@ -135,7 +135,8 @@ public:
       } else if (const auto *For = dyn_cast<ForStmt>(A)) {
         if (!S.Channel || For != S.Channel->Loop)
           return std::nullopt;
-      } else if (!isa<CompoundStmt, AttributedStmt, Expr>(A)) {
+      } else if (!isa<CompoundStmt, AttributedStmt, Expr>(A) &&
+                 !isInvocationWrapper(S, A)) {
         return std::nullopt;
       }
       Child = A;

@@ -45,7 +45,7 @@
 __global__ void xyz(float3 *grad, float *op, float *r, const int *ids,
                     float3 v, float o, bool hit) {
   const int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<4, 5>> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); distwar_batch0.set(1, &grad[id].y, v.y); distwar_batch0.set(2, &grad[id].z, v.z); } while (0);
+  // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); distwar_batch0.set(1, &grad[id].y, v.y); distwar_batch0.set(2, &grad[id].z, v.z); } while (0);
   ADD3(grad, id, v);
   // CHECK-NEXT: do { distwar_batch0.set(3, &op[id], o); } while (false);
   ADD_ONE(&op[id], o);
@@ -73,7 +73,7 @@ __global__ void looped(float3 *grad, const int *ids, float3 v, int n) {
     const int id = ids[threadIdx.x * n + j];
     if (j == N)
       continue;
-    // CHECK: ::distwar::Batch<float, 3> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); {{.*}} } while (0); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 3));
+    // CHECK: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); {{.*}} } while (0); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 3));
     ADD3(grad, id, v);
   }
 }
