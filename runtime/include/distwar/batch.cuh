@@ -79,6 +79,14 @@ template <typename T, int N, typename... Always> struct Fields {
   static constexpr __host__ __device__ bool alwaysSet(int slot) {
     return ((slot >= Always::kBegin && slot < Always::kEnd) || ... || false);
   }
+  /// The tracked slots among 0..31, as bits of present[0].
+  static constexpr __host__ __device__ unsigned trackedInFirstWord() {
+    unsigned mask = 0;
+    for (int i = 0; i < N && i < 32; ++i)
+      if (!alwaysSet(i))
+        mask |= 1u << i;
+    return mask;
+  }
 
   __device__ __forceinline__ Fields() {
 #pragma unroll

@@ -191,18 +191,19 @@ __device__ __forceinline__ void issueStrided(const B &b, int rank, int count,
 /// the batch tracks no slot among the first 32 (no instruction then).
 template <typename B>
 __device__ __forceinline__ unsigned warpPresence(const B &b) {
-  bool tracksAny = false;
-#pragma unroll
-  for (int i = 0; i < (B::kSize < 32 ? B::kSize : 32); ++i)
-    tracksAny = tracksAny || !B::alwaysSet(i);
+  if constexpr (B::trackedInFirstWord() == 0u) {
+    (void)b;
+    return 0u;
+  } else {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  // No warp-wide OR before sm_80: every tracked slot counts as present (its
-  // tree runs; absent lanes add zeros).
-  (void)b;
-  return tracksAny ? ~0u : 0u;
+    // No warp-wide OR before sm_80: every tracked slot counts as present (its
+    // tree runs; absent lanes add zeros).
+    (void)b;
+    return ~0u;
 #else
-  return tracksAny ? __reduce_or_sync(kFullMask, b.present[0]) : 0u;
+    return __reduce_or_sync(kFullMask, b.present[0]);
 #endif
+  }
 }
 
 /// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
@@ -272,7 +273,9 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
     // warp-wide OR of the presence words instead of 5 shuffles per such slot.
     // Slots 32 and up (batches of more than 32 fields) are always reduced.
     const unsigned anyPresent = warpPresence(b);
-    auto skippable = [](int i) { return i < 32 && !B::alwaysSet(i); };
+    auto skippable = [](int i) {
+      return i < 32 && ((B::trackedInFirstWord() >> i) & 1u);
+    };
 #pragma unroll
     for (int offset = 16; offset >= 1; offset >>= 1) {
 #pragma unroll
