@@ -458,15 +458,13 @@ private:
   /// test (GENERATED_CODE.md, section 2).
   std::string batchType(const SiteGroup &G, bool Deferred,
                         const std::string &Size) {
+    // A template argument: sums of names and numbers as written, anything
+    // else (a `>`, a `-`) in parentheses.
     auto Arg = [](const std::string &T) {
-      return isSimpleToken(T) || llvm::all_of(T,
-                                              [](char C) {
-                                                return llvm::isAlnum(C) ||
-                                                       C == '_' || C == ' ' ||
-                                                       C == '+';
-                                              })
-                 ? T
-                 : "(" + T + ")";
+      bool Sum = llvm::all_of(T, [](char C) {
+        return llvm::isAlnum(C) || C == '_' || C == ':' || C == ' ' || C == '+';
+      });
+      return Sum ? T : "(" + T + ")";
     };
     bool MayJump = containsGoto(G.Scope);
     std::string Type =
