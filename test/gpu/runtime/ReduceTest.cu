@@ -34,53 +34,50 @@ constexpr int kThreads = kWarps * 32;
 constexpr int kBlock = 128;
 constexpr int kKeys = kWarps * 32;
 
-/// The batch types under test: every slot tracked, or (Always) every slot
-/// but the last always set.
-template <typename T, int N, bool Always>
-using FieldsOf =
+/// The batch under test: values only (Deferred: Fields, addresses rebuilt by
+/// addrOf, as the rewriter emits it) or values and addresses (Batch); every
+/// slot tracked, or (Always) every slot but the last always set.
+template <typename T, int N, bool Deferred, bool Always>
+using BatchUnderTest = std::conditional_t<
+    Deferred,
     std::conditional_t<Always,
                        distwar::Fields<T, N, distwar::AlwaysSet<0, N - 1>>,
-                       distwar::Fields<T, N>>;
-template <typename T, int N, bool Always>
-using BatchOf =
+                       distwar::Fields<T, N>>,
     std::conditional_t<Always,
                        distwar::Batch<T, N, distwar::AlwaysSet<0, N - 1>>,
-                       distwar::Batch<T, N>>;
+                       distwar::Batch<T, N>>>;
 
-template <Variant V, Strategy S, typename B, typename Key>
-__device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
-                                          int threshold) {
-  if constexpr (V == Variant::kSerial) {
-    if (active)
-      distwar::reduceSerial<S>(b, key, threshold);
-  } else if constexpr (V == Variant::kButterfly) {
-    distwar::reduceButterfly<S>(b, active, key, threshold);
-  } else {
-    distwar::reduceButterflyUniform<S>(b, active, key, threshold);
-  }
-}
+/// Stands for "no addrOf": the Batch form's own addresses are used.
+struct NoAddrOf {};
 
 template <Variant V, Strategy S, typename B, typename Key, typename AddrOf>
-__device__ __forceinline__ void reduceOne(const B &f, bool active, Key key,
+__device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
                                           int threshold, const AddrOf &addrOf) {
-  if constexpr (V == Variant::kSerial) {
-    if (active)
-      distwar::reduceSerial<S>(f, key, threshold, addrOf);
-  } else if constexpr (V == Variant::kButterfly) {
-    distwar::reduceButterfly<S>(f, active, key, threshold, addrOf);
+  if constexpr (std::is_same<AddrOf, NoAddrOf>::value) {
+    if constexpr (V == Variant::kSerial) {
+      if (active)
+        distwar::reduceSerial<S>(b, key, threshold);
+    } else if constexpr (V == Variant::kButterfly) {
+      distwar::reduceButterfly<S>(b, active, key, threshold);
+    } else {
+      distwar::reduceButterflyUniform<S>(b, active, key, threshold);
+    }
   } else {
-    distwar::reduceButterflyUniform<S>(f, active, key, threshold, addrOf);
+    if constexpr (V == Variant::kSerial) {
+      if (active)
+        distwar::reduceSerial<S>(b, key, threshold, addrOf);
+    } else if constexpr (V == Variant::kButterfly) {
+      distwar::reduceButterfly<S>(b, active, key, threshold, addrOf);
+    } else {
+      distwar::reduceButterflyUniform<S>(b, active, key, threshold, addrOf);
+    }
   }
 }
 
-/// The deferred-address form (Fields + addrOf, as the rewriter emits it):
-/// the same inputs and reference as reduceKernel; the addresses are rebuilt
-/// from the key by the issuing lanes.
-template <Variant V, Strategy S, typename T, int N, bool Always>
-__global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
-                                   const unsigned char *flags, int n,
-                                   int threshold, unsigned nullFields,
-                                   unsigned absentFields) {
+template <Variant V, Strategy S, typename T, int N, bool Deferred, bool Always>
+__global__ void reduceKernel(T *out, const T *vals, const int *keys,
+                             const unsigned char *flags, int n, int threshold,
+                             unsigned nullFields, unsigned absentFields) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) // edge tile
     return;
@@ -89,7 +86,7 @@ __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
     return;
   const bool active = f & kActive;
   const int key = keys[i];
-  FieldsOf<T, N, Always> b;
+  BatchUnderTest<T, N, Deferred, Always> b;
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
@@ -104,49 +101,24 @@ __global__ void reduceFieldsKernel(T *out, const T *vals, const int *keys,
     }
     return nullptr;
   };
-  if (f & kSplit) {
-    if (threadIdx.x & 1) {
-      __nanosleep(200);
-      reduceOne<V, S>(b, active, key, threshold, addrOf);
-    } else {
-      reduceOne<V, S>(b, active, static_cast<long long>(key), threshold,
-                      addrOf);
-    }
-  } else {
-    reduceOne<V, S>(b, active, key, threshold, addrOf);
-  }
-}
-
-template <Variant V, Strategy S, typename T, int N, bool Always>
-__global__ void reduceKernel(T *out, const T *vals, const int *keys,
-                             const unsigned char *flags, int n, int threshold,
-                             unsigned nullFields, unsigned absentFields) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) // edge tile
-    return;
-  const unsigned char f = flags[i];
-  if (f & kExit) // a lane that returned early
-    return;
-  const bool active = f & kActive;
-  const int key = keys[i];
-  BatchOf<T, N, Always> b;
-  if (active) {
-#pragma unroll
-    for (int k = 0; k < N; ++k)
-      if (!((absentFields >> k) & 1u)) // a condition false in every lane
-        b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
-              vals[i * N + k]);
-  }
+  using AddrOf = std::conditional_t<Deferred, decltype(addrOf), NoAddrOf>;
+  const AddrOf addresses = [&] {
+    if constexpr (Deferred)
+      return addrOf;
+    else
+      return NoAddrOf{};
+  }();
   if (f & kSplit) {
     // Two call sites: lanes may reach them at different times.
     if (threadIdx.x & 1) {
       __nanosleep(200);
-      reduceOne<V, S>(b, active, key, threshold);
+      reduceOne<V, S>(b, active, key, threshold, addresses);
     } else {
-      reduceOne<V, S>(b, active, static_cast<long long>(key), threshold);
+      reduceOne<V, S>(b, active, static_cast<long long>(key), threshold,
+                      addresses);
     }
   } else {
-    reduceOne<V, S>(b, active, key, threshold);
+    reduceOne<V, S>(b, active, key, threshold, addresses);
   }
 }
 
@@ -285,12 +257,8 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           std::to_string(t) + (absentFields ? " (a slot absent)" : "") +
           (Deferred ? " (deferred addresses)" : "") +
           (Always ? " (AlwaysSet<0, N - 1>)" : "");
-      if constexpr (Deferred)
-        reduceFieldsKernel<V, S, T, N, Always><<<kThreads / kBlock, kBlock>>>(
-            dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
-      else
-        reduceKernel<V, S, T, N, Always><<<kThreads / kBlock, kBlock>>>(
-            dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
+      reduceKernel<V, S, T, N, Deferred, Always><<<kThreads / kBlock, kBlock>>>(
+          dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
       gpucheck::waitOrDie(what);
       gpucheck::require(cudaMemcpy(out.data(), dOut, sizeof(T) * out.size(),
