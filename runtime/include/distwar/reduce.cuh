@@ -8,9 +8,11 @@
 //          call; butterfly: active lanes); below it every lane issues its own
 //          atomics. 0 and 1 behave the same (a call always has a lane).
 //   33     kNeverReduce: always plain atomics.
-// The threshold must be the same in all lanes of a warp (a table read is); the
-// reductions vote on it anyway so that a lane-dependent value cannot split the
-// warp between shuffles and plain atomics.
+// The threshold is an int or a distwar::UniformThreshold (what
+// DISTWAR_SITE_THRESHOLD returns). An int may differ between lanes, so the
+// reductions vote on it: a lane-dependent value cannot split the warp between
+// shuffles and plain atomics. A UniformThreshold is the same in every lane by
+// construction and is compared without a vote (distwar/threshold.cuh).
 //
 // Every reduction adds exactly what plain atomics would add (integers exactly,
 // floats up to reordering). Which lanes take part is decided at run time:
@@ -28,6 +30,7 @@
 
 #include "distwar/batch.cuh"
 #include "distwar/lane_math.h"
+#include "distwar/threshold.cuh"
 
 #include <type_traits>
 
@@ -346,29 +349,33 @@ __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
   }
 }
 
-template <Strategy S, bool CheckKey, typename B, typename A, typename Key>
+template <Strategy S, bool CheckKey, typename B, typename A, typename Key,
+          typename Threshold>
 __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
-                                          int threshold, const A &addr) {
+                                          Threshold threshold, const A &addr) {
   // Only a warp whose 32 lanes execute this call together is reduced. Lanes
-  // that are absent (exited, diverged, not yet arrived) are never waited for.
-  // Every case that is not reduced leaves through one plain-atomic path: one
-  // copy of the N atomics in the caller's loop, not one per reason (smaller
-  // loops let ptxas keep the shared-memory addressing out of them).
+  // that are absent (exited, diverged, not yet arrived) are never waited for:
+  // the ballot is over the lanes present, and when none of them is active
+  // there is nothing to add. Every case that is not reduced leaves through
+  // one plain-atomic path: one copy of the N atomics in the caller's loop,
+  // not one per reason (smaller loops let ptxas keep the shared-memory
+  // addressing out of them).
+  const unsigned present = __activemask();
+  const unsigned ballot = __ballot_sync(present, active);
+  if (ballot == 0)
+    return;
   bool reduce = false;
-  unsigned ballot = 0;
-  if (__activemask() == kFullMask) {
-    ballot = __ballot_sync(kFullMask, active);
-    if (ballot == 0)
-      return;
+  if (present == kFullMask) {
     const int count = popCount(ballot);
     if constexpr (CheckKey) {
       const MatchType<Key> mine = matchKey(key);
       const MatchType<Key> first =
           __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
-      reduce = __all_sync(kFullMask,
-                          (!active || mine == first) && count >= threshold);
+      // The key needs a vote anyway; an int threshold rides along in it.
+      reduce = __all_sync(kFullMask, (!active || mine == first) &&
+                                         count >= static_cast<int>(threshold));
     } else {
-      reduce = __all_sync(kFullMask, count >= threshold);
+      reduce = allReach(kFullMask, count, threshold);
     }
   }
   if (!reduce) {
@@ -381,12 +388,13 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
   reduceFullWarp<S>(b, v, addr, ballot);
 }
 
-template <Strategy S, typename B, typename A, typename Key>
-__device__ __forceinline__ void serial(const B &b, Key key, int threshold,
-                                       const A &addr) {
+template <Strategy S, typename B, typename A, typename Key,
+          typename Threshold>
+__device__ __forceinline__ void serial(const B &b, Key key,
+                                       Threshold threshold, const A &addr) {
   const unsigned mask = __activemask();
   const int calling = popCount(mask);
-  if (!__all_sync(mask, calling >= threshold)) {
+  if (!allReach(mask, calling, threshold)) {
     ownAtomics(b, addr);
     return;
   }
@@ -414,9 +422,9 @@ __device__ __forceinline__ void reducePlain(const Batch<T, N, R...> &b) {
 /// the issuing lane (same key implies same addresses). When fewer than
 /// `threshold` lanes call, every calling lane issues plain atomics.
 template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
-          typename Key>
+          typename Key, typename Threshold>
 __device__ __forceinline__ void reduceSerial(const Batch<T, N, R...> &b,
-                                             Key key, int threshold) {
+                                             Key key, Threshold threshold) {
   detail::serial<S>(b, key, threshold,
                     detail::BatchAddress<Batch<T, N, R...>>{b});
 }
@@ -425,9 +433,9 @@ __device__ __forceinline__ void reduceSerial(const Batch<T, N, R...> &b,
 /// constant) returns field k's address for this lane's key, or nullptr;
 /// only issuing lanes call it, after the reduction.
 template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
-          typename Key, typename AddrOf>
+          typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void reduceSerial(const Fields<T, N, R...> &f,
-                                             Key key, int threshold,
+                                             Key key, Threshold threshold,
                                              const AddrOf &addrOf) {
   detail::serial<S>(f, key, threshold, addrOf);
 }
@@ -438,40 +446,40 @@ __device__ __forceinline__ void reduceSerial(const Fields<T, N, R...> &f,
 /// at least `threshold` lanes are active; otherwise the active lanes issue
 /// plain atomics.
 template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
-          typename Key>
+          typename Key, typename Threshold>
 __device__ __forceinline__ void reduceButterfly(const Batch<T, N, R...> &b,
                                                 bool active, Key key,
-                                                int threshold) {
+                                                Threshold threshold) {
   detail::butterfly<S, /*CheckKey=*/true>(
       b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceButterfly, with deferred addresses (see reduceSerial).
 template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
-          typename Key, typename AddrOf>
+          typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void
 reduceButterfly(const Fields<T, N, R...> &f, bool active, Key key,
-                int threshold, const AddrOf &addrOf) {
+                Threshold threshold, const AddrOf &addrOf) {
   detail::butterfly<S, /*CheckKey=*/true>(f, active, key, threshold, addrOf);
 }
 
 /// As reduceButterfly, for a key the rewriter proved warp-uniform: no key
 /// comparison.
 template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
-          typename Key>
+          typename Key, typename Threshold>
 __device__ __forceinline__ void
 reduceButterflyUniform(const Batch<T, N, R...> &b, bool active, Key key,
-                       int threshold) {
+                       Threshold threshold) {
   detail::butterfly<S, /*CheckKey=*/false>(
       b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceButterflyUniform, with deferred addresses (see reduceSerial).
 template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
-          typename Key, typename AddrOf>
+          typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void
 reduceButterflyUniform(const Fields<T, N, R...> &f, bool active, Key key,
-                       int threshold, const AddrOf &addrOf) {
+                       Threshold threshold, const AddrOf &addrOf) {
   detail::butterfly<S, /*CheckKey=*/false>(f, active, key, threshold, addrOf);
 }
 

@@ -4,8 +4,10 @@
 //   static __constant__ int table[N];   // zero-initialised: always reduce
 // and a static host object that registers (names, N, &table) with the
 // process-wide registry of distwar/sites.h (no CUDA call at static init).
-// DISTWAR_SITE_THRESHOLD(table, k) reads table[k] in device code; the host
-// changes it only between launches. The table is in constant memory: every
+// DISTWAR_SITE_THRESHOLD(table, k) reads table[k] in device code (k a constant
+// expression) as a distwar::UniformThreshold: the same word in every lane, so
+// the reductions need no vote on it (distwar/threshold.cuh). The host changes
+// it only between launches. The table is in constant memory: every
 // lane reads the same word, which the constant cache serves as an operand,
 // and atomics cannot write it, so the compiler may keep the read out of loops
 // (a `__device__` table read through `__ldg` stayed a global load per
@@ -16,6 +18,7 @@
 #define DISTWAR_SITE_TABLE_CUH
 
 #include "distwar/sites.h"
+#include "distwar/threshold.cuh"
 
 #define DISTWAR_SITES(table, ...)                                              \
   static const char *const table##_distwar_site_names[] = {__VA_ARGS__};       \
@@ -28,6 +31,7 @@
                            sizeof(table##_distwar_site_names[0])),             \
           static_cast<const void *>(&table))
 
-#define DISTWAR_SITE_THRESHOLD(table, k) (static_cast<int>((table)[(k)]))
+#define DISTWAR_SITE_THRESHOLD(table, k)                                       \
+  (::distwar::detail::siteThreshold<(k)>(table))
 
 #endif // DISTWAR_SITE_TABLE_CUH
