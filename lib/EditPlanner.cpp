@@ -4,11 +4,13 @@
 #include "distwar/DeferredAddress.h"
 #include "distwar/HeaderFilter.h"
 #include "distwar/MacroSites.h"
+#include "distwar/SharedCursors.h"
 #include "distwar/VariantChoice.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -40,7 +42,14 @@ std::string siteTableName(llvm::StringRef FilePath) {
 namespace {
 
 /// Insertions at one offset are ordered by rank, then by planning order.
-enum Rank { RankPrologue, RankReduce, RankBatch, RankPragma, RankSlot };
+enum Rank {
+  RankPrologue,
+  RankReduce,
+  RankBatch,
+  RankPragma,
+  RankSlot,
+  RankCursor
+};
 
 struct Edit {
   FileID File;
@@ -86,7 +95,7 @@ public:
     return SM.getFileID(SM.getExpansionLoc(G.Function->getLocation()));
   }
 
-  /// The table that \p File's batched calls read (GENERATED_CODE.md, 1, 7).
+  /// The table that \p File's batched calls read (GENERATED_CODE.md, 1, 2b).
   std::string tableOf(FileID File) const {
     if (File == SM.getMainFileID())
       return siteTableName(FilePath);
@@ -345,6 +354,85 @@ public:
     add(afterStatement(F.Holder), 0, Tail, RankReduce);
     if (F.GuardTrailing && LastSegment)
       add(F.Body->getRBracLoc(), 0, "} ", RankReduce);
+  }
+
+  /// Shared-array cursors for \p Loop (SharedCursors.h), after the groups'
+  /// edits: an access whose tokens another edit touches keeps its subscript,
+  /// and a cursor left with no access is not declared.
+  void planCursors(const FunctionDecl *Function, const ForStmt *Loop) {
+    std::optional<CursorPlan> Plan = planSharedCursors(Ctx, Function, Loop);
+    if (!Plan)
+      return;
+    const LangOptions &LO = Ctx.getLangOpts();
+    FileID File = SM.getFileID(Loop->getBeginLoc());
+    struct Span {
+      unsigned Offset, Length;
+      std::string Text;
+    };
+    auto TokenSpan = [&](SourceLocation Begin, SourceLocation End,
+                         std::string Text) {
+      unsigned B = SM.getFileOffset(Begin);
+      unsigned E =
+          SM.getFileOffset(Lexer::getLocForEndOfToken(End, 0, SM, LO));
+      return Span{B, E - B, std::move(Text)};
+    };
+    // Free: no planned edit starts inside [Offset, Offset + Length] or
+    // covers any of it.
+    auto Free = [&](const Span &S) {
+      return llvm::none_of(Edits, [&](const Edit &E) {
+        if (E.File != File)
+          return false;
+        unsigned EEnd = E.Offset + E.Length;
+        bool StartsInside =
+            E.Offset >= S.Offset && E.Offset <= S.Offset + S.Length;
+        bool Covers = E.Length && E.Offset < S.Offset + S.Length &&
+                      EEnd > S.Offset;
+        return StartsInside || Covers;
+      });
+    };
+    SourceLocation IncEnd = Lexer::getLocForEndOfToken(
+        Loop->getInc()->getEndLoc(), 0, SM, LO);
+    Span Before{SM.getFileOffset(Loop->getBeginLoc()), 0, ""};
+    Span After{SM.getFileOffset(IncEnd), 0, ""};
+    if (!editable(File) || !Free(Before) || !Free(After))
+      return;
+    std::vector<Span> Accesses;
+    std::string Decls, Increments;
+    for (const SharedCursor &C : Plan->Cursors) {
+      std::string Name = "distwar_cursor" + std::to_string(Cursors++);
+      std::vector<Span> Mine;
+      for (const CursorUse &U : C.Uses) {
+        Span Base = TokenSpan(U.Array->getLocation(), U.Array->getLocation(),
+                              Name);
+        // `j` -> `0`; `e + j` -> `e`; `j + e` -> `e`.
+        Span Index =
+            !U.Sum ? TokenSpan(U.Counter->getLocation(),
+                               U.Counter->getLocation(), "0")
+            : U.Sum->getRHS()->IgnoreImpCasts() == U.Counter
+                ? TokenSpan(U.Sum->getOperatorLoc(), U.Counter->getLocation(),
+                            "")
+                : TokenSpan(U.Counter->getLocation(), U.Sum->getOperatorLoc(),
+                            "");
+        if (Free(Base) && Free(Index)) {
+          Mine.push_back(std::move(Base));
+          Mine.push_back(std::move(Index));
+        }
+      }
+      if (Mine.empty()) {
+        --Cursors;
+        continue;
+      }
+      Decls += "auto *" + Name + " = " + C.Array->getName().str() + " + " +
+               llvm::toString(Plan->Start, 10) + "; ";
+      Increments += ", ++" + Name;
+      llvm::append_range(Accesses, Mine);
+    }
+    if (Decls.empty())
+      return;
+    Edits.push_back({File, Before.Offset, 0, Decls, RankCursor});
+    Edits.push_back({File, After.Offset, 0, Increments, RankCursor});
+    for (Span &S : Accesses)
+      Edits.push_back({File, S.Offset, S.Length, std::move(S.Text), RankCursor});
   }
 
   void planFloor(llvm::ArrayRef<size_t> Floored) {
@@ -632,6 +720,7 @@ private:
   std::vector<Edit> Edits;
   bool NotInFile = false;
   llvm::DenseSet<const ForStmt *> Pragmas;
+  unsigned Cursors = 0; ///< cursors declared so far in the file
   /// The live flag of each loop body whose groups share one.
   std::map<const CompoundStmt *, std::string> LiveNames;
 };
@@ -702,7 +791,7 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                                           Groups[B].Last->getEndLoc());
     });
     std::map<const FunctionDecl *, unsigned> PerFunction;
-    // Each file has its own table (GENERATED_CODE.md, 7).
+    // Each file has its own table (GENERATED_CODE.md, 2b).
     std::map<FileID, std::vector<std::string>> Names;
     for (size_t I : Accepted) {
       SiteGroup &G = Groups[I];
@@ -716,6 +805,14 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       Out.SizeTexts[I] = P.SizeTexts.back();
       FileNames.push_back(G.Name);
     }
+    // Shared-array cursors in each loop that holds a batched group.
+    llvm::SetVector<std::pair<const FunctionDecl *, const ForStmt *>> Loops;
+    for (size_t I : Accepted)
+      if (const auto *Loop =
+              dyn_cast<ForStmt>(iterationOf(Sites[Groups[I].Sites.front()])))
+        Loops.insert({Groups[I].Function, Loop});
+    for (auto [Function, Loop] : Loops)
+      P.planCursors(Function, Loop);
     for (auto &[File, FileNames] : Names)
       P.prologue(File, FileNames);
   }

@@ -1,9 +1,7 @@
 //===- Speculation.cpp - statements safe to run in skipped lanes ----------===//
 
 #include "distwar/Speculation.h"
-#include "distwar/AtomicSites.h"
 #include "distwar/GroupSafety.h"
-#include "distwar/Uniformity.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -12,105 +10,16 @@
 using namespace clang;
 
 namespace distwar {
-namespace {
-
-const VarDecl *referencedVar(const Expr *E) {
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
-/// The name of the function \p Call calls, resolved or not (template code).
-llvm::StringRef calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    return FD->getIdentifier() ? FD->getName() : "";
-  if (const auto *ULE =
-          dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParens()))
-    return ULE->getName().isIdentifier()
-               ? ULE->getName().getAsIdentifierInfo()->getName()
-               : "";
-  return "";
-}
-
-/// A constant upper bound (exclusive) of the values \p Bound takes: the
-/// constant itself, or the smallest constant argument of `min(a, b)`.
-std::optional<llvm::APSInt> exclusiveBound(const Expr *Bound,
-                                           const ASTContext &Ctx) {
-  Bound = Bound->IgnoreParenImpCasts();
-  if (Bound->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (Bound->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt();
-  const auto *Call = dyn_cast<CallExpr>(Bound);
-  llvm::StringRef Name = Call ? calleeName(Call) : "";
-  if (!Call || Call->getNumArgs() != 2 || (Name != "min" && Name != "umin"))
-    return std::nullopt;
-  std::optional<llvm::APSInt> Best;
-  for (const Expr *Arg : Call->arguments()) {
-    Expr::EvalResult A;
-    Arg = Arg->IgnoreParenImpCasts();
-    if (Arg->isValueDependent() || !Arg->EvaluateAsInt(A, Ctx))
-      continue;
-    llvm::APSInt V = A.Val.getInt();
-    if (!Best || llvm::APSInt::compareValues(V, *Best) < 0)
-      Best = V;
-  }
-  return Best;
-}
-
-} // namespace
 
 SpeculationCheck::SpeculationCheck(ASTContext &Ctx, const Stmt *Loop)
-    : Ctx(Ctx) {
-  // for (int j = c0; ... && j < B && ...; ++j) with c0 >= 0, j unwritten in
-  // the body: every iteration runs with 0 <= j <= B - 1.
-  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
-  if (!For || !For->getCond())
-    return;
-  std::optional<CountingLoop> Counting = matchCountingLoop(For);
-  if (!Counting || !Counting->Var->getType()->isIntegerType() ||
-      Counting->Var->getType()->isReferenceType())
-    return;
-  const VarDecl *V = Counting->Var;
-  Expr::EvalResult Start;
-  if (Counting->Start->isValueDependent() ||
-      !Counting->Start->EvaluateAsInt(Start, Ctx) ||
-      Start.Val.getInt().isNegative() ||
-      findWrite(For->getBody(), V, /*Through=*/true) ||
-      findWrite(For->getCond(), V, /*Through=*/true))
-    return;
-  llvm::SmallVector<const Expr *, 4> Terms;
-  flattenAnd(For->getCond(), Terms);
-  for (const Expr *T : Terms) {
-    const auto *BO = dyn_cast<BinaryOperator>(T->IgnoreParenImpCasts());
-    if (!BO || (BO->getOpcode() != BO_LT && BO->getOpcode() != BO_LE) ||
-        referencedVar(BO->getLHS()) != V)
-      continue;
-    std::optional<llvm::APSInt> Bound = exclusiveBound(BO->getRHS(), Ctx);
-    if (!Bound)
-      continue;
-    llvm::APSInt Max = *Bound;
-    if (BO->getOpcode() == BO_LT)
-      --Max;
-    if (!Counter || llvm::APSInt::compareValues(Max, CounterMax) < 0) {
-      Counter = V;
-      CounterMax = Max;
-    }
-  }
-}
+    : Ctx(Ctx), Counter(boundedCounter(Ctx, Loop)) {}
 
 bool SpeculationCheck::inBoundsSharedRead(const ArraySubscriptExpr *ASE) const {
   const VarDecl *Array = referencedVar(ASE->getBase());
-  if (!Counter || !Array || !Array->hasAttr<CUDASharedAttr>() ||
-      referencedVar(ASE->getIdx()) != Counter ||
-      !isa<DeclRefExpr>(ASE->getIdx()->IgnoreParenImpCasts()))
-    return false;
-  const ConstantArrayType *AT = Ctx.getAsConstantArrayType(Array->getType());
-  if (!AT)
-    return false;
-  llvm::APSInt Size(AT->getSize(), /*isUnsigned=*/true);
-  return llvm::APSInt::compareValues(CounterMax, Size) < 0;
+  return Counter && Array && Array->hasAttr<CUDASharedAttr>() &&
+         isa<DeclRefExpr>(ASE->getIdx()->IgnoreParenImpCasts()) &&
+         referencedVar(ASE->getIdx()) == Counter->Var &&
+         Counter->indexesWithin(Array, Ctx);
 }
 
 bool SpeculationCheck::expression(const Expr *E) const {

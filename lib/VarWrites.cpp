@@ -9,6 +9,12 @@ using namespace clang;
 
 namespace distwar {
 
+const VarDecl *referencedVar(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
 const VarDecl *rootVariable(const Expr *E) {
   while (E) {
     E = E->IgnoreParenCasts();

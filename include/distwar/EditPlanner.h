@@ -22,7 +22,7 @@ struct VariantDecision;
 struct PlannedEdits {
   clang::tooling::Replacements Edits; ///< empty: nothing to change
   /// The edits of each editable header that changes, each with its own
-  /// prologue (GENERATED_CODE.md, 7).
+  /// prologue (GENERATED_CODE.md, 2b).
   std::map<clang::FileID, clang::tooling::Replacements> HeaderEdits;
   /// Slot expression of each site (index as in the site list), "" if none.
   std::vector<std::string> SlotTexts;

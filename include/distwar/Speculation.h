@@ -15,6 +15,7 @@
 #define DISTWAR_SPECULATION_H
 
 #include "clang/AST/ASTContext.h"
+#include "distwar/LoopCounter.h"
 #include "clang/AST/Stmt.h"
 
 namespace distwar {
@@ -44,10 +45,8 @@ private:
   bool inBoundsSharedRead(const clang::ArraySubscriptExpr *ASE) const;
 
   clang::ASTContext &Ctx;
-  /// The loop counter (non-negative start, step +1, never written in the
-  /// body) and the largest value it takes in any iteration, or null.
-  const clang::VarDecl *Counter = nullptr;
-  llvm::APSInt CounterMax;
+  /// The loop counter and its bounds, if proven.
+  std::optional<BoundedCounter> Counter;
 };
 
 } // namespace distwar

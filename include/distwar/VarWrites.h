@@ -8,6 +8,9 @@
 
 namespace distwar {
 
+/// The variable \p E names (through parentheses and implicit casts), or null.
+const clang::VarDecl *referencedVar(const clang::Expr *E);
+
 /// The variable that \p E designates or indexes into (`v`, `v[i].x`, `*v`),
 /// or null.
 const clang::VarDecl *rootVariable(const clang::Expr *E);

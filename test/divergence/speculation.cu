@@ -35,7 +35,7 @@ __global__ void sharedInBounds(float *ga, float *gb, const int *ids,
 // CHECK-LABEL: __global__ void sharedInBounds(
 // CHECK: if (budget < 0)
 // CHECK-NEXT: distwar_active0 = false; if (::distwar::anyActive(distwar_active0)) {
-// CHECK-NEXT: const float2 p = xy[j];
+// CHECK-NEXT: const float2 p = distwar_cursor0[0];
 // CHECK-NEXT: const float r = sqrtf(p.x * p.x + p.y * p.y);
 // CHECK-NEXT: if (r > 1.0f)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {

@@ -11,7 +11,10 @@
 #include "distwar/Divergence.h"
 #include "distwar/GroupSafety.h"
 #include "distwar/Grouping.h"
+#include "distwar/LoopCounter.h"
+#include "distwar/SharedCursors.h"
 #include "distwar/Uniformity.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "gtest/gtest.h"
@@ -300,4 +303,77 @@ TEST(Divergence, IfsThatCannotHoldTheGroup) {
       }
     })cu"),
             Reason::UnconvertibleContinue);
+}
+
+namespace {
+
+/// The for statements of \p Ctx's translation unit, in source order.
+std::vector<const clang::ForStmt *> forLoops(clang::ASTContext &Ctx) {
+  struct Collector : clang::RecursiveASTVisitor<Collector> {
+    std::vector<const clang::ForStmt *> Loops;
+    bool VisitForStmt(clang::ForStmt *F) {
+      Loops.push_back(F);
+      return true;
+    }
+  } C;
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return C.Loops;
+}
+
+} // namespace
+
+TEST(LoopCounter, BoundsFromTheCondition) {
+  Parsed P = parse(R"cu(
+    __global__ void k(int n, bool go) {
+      for (int j = 2; j < min(64, n); j++) {}
+      for (int j = 0; go && j <= 15; ++j) {}
+      for (int j = 0; j < n; j++) {}
+      for (int j = 0; j < 8; j++) { j += 0; }
+      for (int j = n; j < 8; j++) {}
+    })cu");
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  std::vector<const clang::ForStmt *> Loops = forLoops(Ctx);
+  ASSERT_EQ(Loops.size(), 5u);
+  std::optional<BoundedCounter> A = boundedCounter(Ctx, Loops[0]);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Start, 2);
+  EXPECT_EQ(A->Max, 63);
+  std::optional<BoundedCounter> B = boundedCounter(Ctx, Loops[1]);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Max, 15);
+  EXPECT_FALSE(boundedCounter(Ctx, Loops[2])); // no constant bound
+  EXPECT_FALSE(boundedCounter(Ctx, Loops[3])); // written in the body
+  EXPECT_FALSE(boundedCounter(Ctx, Loops[4])); // start not a constant
+}
+
+TEST(SharedCursors, QualifyingArraysAndUses) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, int n, unsigned u) {
+      __shared__ float a[64];
+      __shared__ float b[32];
+      __shared__ int c[3 * 64];
+      for (int j = 0; j < min(64, n); j++) {
+        __shared__ float inner[64];
+        g[j] = a[j] + c[64 + j] + c[j + 128] + b[j] + c[u + j] + a[2 * j] +
+               inner[j];
+      }
+    })cu");
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  std::vector<const clang::ForStmt *> Loops = forLoops(Ctx);
+  ASSERT_EQ(Loops.size(), 1u);
+  const auto *Fn = llvm::cast<clang::FunctionDecl>(
+      Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get("k")).front());
+  std::optional<CursorPlan> Plan = planSharedCursors(Ctx, Fn, Loops[0]);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(Plan->Start, 0);
+  // b is too short for j <= 63, c[u + j] may wrap, a[2 * j] is not at j,
+  // inner is declared inside the loop.
+  ASSERT_EQ(Plan->Cursors.size(), 2u);
+  EXPECT_EQ(Plan->Cursors[0].Array->getName(), "a");
+  ASSERT_EQ(Plan->Cursors[0].Uses.size(), 1u);
+  EXPECT_EQ(Plan->Cursors[0].Uses[0].Sum, nullptr);
+  EXPECT_EQ(Plan->Cursors[1].Array->getName(), "c");
+  ASSERT_EQ(Plan->Cursors[1].Uses.size(), 2u);
+  EXPECT_NE(Plan->Cursors[1].Uses[0].Sum, nullptr);
+  EXPECT_NE(Plan->Cursors[1].Uses[1].Sum, nullptr);
 }
