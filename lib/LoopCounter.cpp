@@ -53,8 +53,8 @@ std::optional<llvm::APSInt> exclusiveBound(const Expr *Bound,
 
 } // namespace
 
-std::optional<llvm::APSInt>
-BoundedCounter::extent(const VarDecl *Array, const ASTContext &Ctx) {
+std::optional<llvm::APSInt> BoundedCounter::extent(const VarDecl *Array,
+                                                   const ASTContext &Ctx) {
   const ConstantArrayType *AT = Ctx.getAsConstantArrayType(Array->getType());
   if (!AT)
     return std::nullopt;

@@ -27,8 +27,8 @@ public:
   UseFinder(const ASTContext &Ctx, const FunctionDecl *Function,
             const ForStmt *Loop, const BoundedCounter &Counter,
             CursorPlan &Plan)
-      : Ctx(Ctx), Function(Function), Loop(Loop), Counter(Counter),
-        Plan(Plan) {}
+      : Ctx(Ctx), Function(Function), Loop(Loop), Counter(Counter), Plan(Plan) {
+  }
 
   /// A lambda's capture list may not name the cursor: its body is left as
   /// it is.
@@ -61,9 +61,8 @@ public:
     }
     if (!inFile(Base->getLocation()) || !inFile(Use.Counter->getLocation()))
       return true;
-    auto It = llvm::find_if(Plan.Cursors, [&](const SharedCursor &C) {
-      return C.Array == Array;
-    });
+    auto It = llvm::find_if(
+        Plan.Cursors, [&](const SharedCursor &C) { return C.Array == Array; });
     if (It == Plan.Cursors.end()) {
       Plan.Cursors.push_back({Array, {}});
       It = std::prev(Plan.Cursors.end());
@@ -81,10 +80,9 @@ private:
         !SM.isBeforeInTranslationUnit(Array->getLocation(),
                                       Loop->getBeginLoc()))
       return false;
-    std::optional<llvm::APSInt> Size =
-        Array->getType()->isDependentType()
-            ? smallestInstantiatedExtent(Array)
-            : BoundedCounter::extent(Array, Ctx);
+    std::optional<llvm::APSInt> Size = Array->getType()->isDependentType()
+                                           ? smallestInstantiatedExtent(Array)
+                                           : BoundedCounter::extent(Array, Ctx);
     return Size && llvm::APSInt::compareValues(Counter.Max, *Size) < 0 &&
            llvm::APSInt::compareValues(Counter.Start, *Size) <= 0;
   }
@@ -119,7 +117,8 @@ private:
   static const VarDecl *localAt(const Stmt *S, SourceLocation Where) {
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getLocation() == Where)
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->getLocation() == Where)
           return V;
     for (const Stmt *Child : S->children())
       if (Child)

@@ -158,9 +158,11 @@ template <Pattern P> std::vector<Entry> entries() {
       DISTWAR_ENTRY(kSerial, kLeader, "serial/leader"),
       DISTWAR_ENTRY(kSerial, kTreeLaneK, "serial/tree-lane-k"),
       DISTWAR_ENTRY(kSerial, kScatterLaneK, "serial/scatter-lane-k"),
+      DISTWAR_ENTRY(kSerial, kScatterLeader, "serial/scatter-leader"),
       DISTWAR_ENTRY(kButterfly, kLeader, "butterfly/leader"),
       DISTWAR_ENTRY(kButterfly, kTreeLaneK, "butterfly/tree-lane-k"),
       DISTWAR_ENTRY(kButterfly, kScatterLaneK, "butterfly/scatter-lane-k"),
+      DISTWAR_ENTRY(kButterfly, kScatterLeader, "butterfly/scatter-leader"),
   };
   // The uniform fast path is only valid where active lanes share a key.
   if (P == Pattern::kSameKey || P == Pattern::kHalfActive) {
@@ -168,6 +170,8 @@ template <Pattern P> std::vector<Entry> entries() {
     e.push_back(DISTWAR_ENTRY(kUniform, kTreeLaneK, "uniform/tree-lane-k"));
     e.push_back(
         DISTWAR_ENTRY(kUniform, kScatterLaneK, "uniform/scatter-lane-k"));
+    e.push_back(
+        DISTWAR_ENTRY(kUniform, kScatterLeader, "uniform/scatter-leader"));
   }
 #undef DISTWAR_ENTRY
   return e;

@@ -51,7 +51,7 @@ struct SharedCursor {
 
 struct CursorPlan {
   const clang::ForStmt *Loop = nullptr;
-  llvm::APSInt Start; ///< the counter's first value
+  llvm::APSInt Start;                ///< the counter's first value
   std::vector<SharedCursor> Cursors; ///< arrays in order of first use
 };
 

@@ -67,7 +67,7 @@ DISTWAR_HD constexpr int scatterHalvings(int n) {
 }
 
 /// First original field index held by `lane` after the halvings.
-DISTWAR_HD int scatterField(int n, int lane) {
+DISTWAR_HD constexpr int scatterField(int n, int lane) {
   int base = 0;
   const int halvings = scatterHalvings(n);
   for (int j = 0; j < halvings; ++j)
@@ -77,7 +77,7 @@ DISTWAR_HD int scatterField(int n, int lane) {
 }
 
 /// Whether the first position `lane` holds is a real field, not padding.
-DISTWAR_HD bool scatterValid(int n, int lane) {
+DISTWAR_HD constexpr bool scatterValid(int n, int lane) {
   int real = n;
   const int halvings = scatterHalvings(n);
   for (int j = 0; j < halvings; ++j) {
@@ -91,7 +91,7 @@ DISTWAR_HD bool scatterValid(int n, int lane) {
 }
 
 /// The lowest lane that ends holding field `field` (0 <= field < n <= 32).
-DISTWAR_HD int scatterHolder(int n, int field) {
+DISTWAR_HD constexpr int scatterHolder(int n, int field) {
   int lane = 0;
   int base = 0;
   const int halvings = scatterHalvings(n);
@@ -103,6 +103,16 @@ DISTWAR_HD int scatterHolder(int n, int field) {
     }
   }
   return lane;
+}
+
+/// scatterHolder(N, k) for every field k, as a constant table (the gather
+/// after a reduce-scatter shuffles from these lanes).
+template <int N> struct ScatterHolders { int lane[N]; };
+template <int N> DISTWAR_HD constexpr ScatterHolders<N> scatterHolders() {
+  ScatterHolders<N> h{};
+  for (int k = 0; k < N; ++k)
+    h.lane[k] = scatterHolder(N, k);
+  return h;
 }
 
 } // namespace detail

@@ -47,6 +47,7 @@ constexpr int kNeverReduce = 33;
 enum class Strategy : int {
   /// Shuffle tree over all fields (5 shuffles per field for a full warp);
   /// one lane (the first active one / group leader) issues every atomic.
+  /// The default until session 3 (bench/RESULTS.md).
   kLeader = 0,
   /// Same tree; the active lane of rank k issues field k (mod the lane count),
   /// so a warp issues up to 32 fields with one atomic instruction.
@@ -55,13 +56,20 @@ enum class Strategy : int {
   /// of 5N for N <= 32 fields), then lane-k issue. Partial key groups of the
   /// serial variant use the rotated tree of kTreeLaneK.
   kScatterLaneK = 2,
+  /// Full warps of at most 32 fields: the reduce-scatter of kScatterLaneK,
+  /// then one shuffle per field gathers the sums in the leader, which issues
+  /// every atomic (N + 5 + N shuffles and about half the instructions of
+  /// kLeader's tree for N = 10; the 3DGS backward closes 2-5 more points of
+  /// the gap to the no-atomic floor). Otherwise (partial key groups, more
+  /// than 32 fields) as kLeader. The default.
+  kScatterLeader = 3,
 };
 
 #ifndef DISTWAR_STRATEGY
-#define DISTWAR_STRATEGY 0
+#define DISTWAR_STRATEGY 3
 #endif
-/// Strategy used when none is named; set -DDISTWAR_STRATEGY=<0|1|2> to change
-/// it for a whole translation unit.
+/// Strategy used when none is named; set -DDISTWAR_STRATEGY=<0|1|2|3> to
+/// change it for a whole translation unit.
 constexpr Strategy kDefaultStrategy = static_cast<Strategy>(DISTWAR_STRATEGY);
 
 namespace detail {
@@ -218,7 +226,9 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
   const bool isActive = (active >> lane) & 1u;
   const int count = popCount(active);
   const int rank = popCount(active & laneMaskLt());
-  if constexpr (S == Strategy::kScatterLaneK && N <= kWarpSize) {
+  if constexpr ((S == Strategy::kScatterLaneK ||
+                 S == Strategy::kScatterLeader) &&
+                N <= kWarpSize) {
     int kept = N;
 #pragma unroll
     for (int step = 0; step < 5; ++step) {
@@ -243,6 +253,16 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
       }
     }
     // Lane scatterHolder(N, k) now holds the sum of field k in v[0].
+    if constexpr (S == Strategy::kScatterLeader) {
+      constexpr ScatterHolders<N> kHolders = scatterHolders<N>();
+      T sum[N];
+#pragma unroll
+      for (int k = 0; k < N; ++k)
+        sum[k] = __shfl_sync(kFullMask, v[0], kHolders.lane[k]);
+      if (rank == 0 && isActive)
+        plainAtomics(b, addr, sum);
+      return;
+    }
     if (active == kFullMask) {
       // Every lane has valid addresses: each holder issues its own field (no
       // fetch shuffle). With fewer than 5 halvings, lanes differing only in
@@ -294,7 +314,7 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
           v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
       }
     }
-    if constexpr (S == Strategy::kLeader) {
+    if constexpr (S == Strategy::kLeader || S == Strategy::kScatterLeader) {
       if (rank == 0 && isActive)
         plainAtomics(b, addr, v);
     } else {
@@ -306,15 +326,17 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
 
 /// Segmented reduction over key groups (`peers`, from match-any over `mask`).
 /// Group ranks follow lane order. For field i, the lane of rank r acts as
-/// virtual rank (r - i) mod g (kLeader: r) in a shift-down tree, so the sum of
-/// field i lands on rank i mod g (kLeader: rank 0). The source of every field
-/// is the same lane, rank (r + offset) mod g, so one lane search per step
-/// serves all fields. Every lane in `mask` runs the same number of steps.
+/// virtual rank (r - i) mod g (leader strategies: r) in a shift-down tree, so
+/// the sum of field i lands on rank i mod g (leader strategies: rank 0). The
+/// source of every field is the same lane, rank (r + offset) mod g, so one lane
+/// search per step serves all fields. Every lane in `mask` runs the same number
+/// of steps.
 template <Strategy S, typename B, typename A, typename T, int N>
 __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
                                                 const A &addr, unsigned mask,
                                                 unsigned peers) {
-  constexpr bool kRotate = S != Strategy::kLeader;
+  constexpr bool kRotate =
+      S == Strategy::kTreeLaneK || S == Strategy::kScatterLaneK;
   const int groupSize = popCount(peers);
   const int rank = popCount(peers & laneMaskLt());
   int virtualRank[N];
@@ -388,10 +410,9 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
   reduceFullWarp<S>(b, v, addr, ballot);
 }
 
-template <Strategy S, typename B, typename A, typename Key,
-          typename Threshold>
-__device__ __forceinline__ void serial(const B &b, Key key,
-                                       Threshold threshold, const A &addr) {
+template <Strategy S, typename B, typename A, typename Key, typename Threshold>
+__device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
+                                       const A &addr) {
   const unsigned mask = __activemask();
   const int calling = popCount(mask);
   if (!allReach(mask, calling, threshold)) {

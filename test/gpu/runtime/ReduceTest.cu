@@ -318,6 +318,9 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   runCase<Variant::kUniform, Strategy::kLeader, T, N>(tally, rng, opt);
   runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
   runCase<Variant::kUniform, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, Strategy::kScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, Strategy::kScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, Strategy::kScatterLeader, T, N>(tally, rng, opt);
   // Deferred addresses (Fields + addrOf).
   runCase<Variant::kSerial, Strategy::kLeader, T, N, true>(tally, rng, opt);
   runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, true>(tally, rng,
@@ -328,6 +331,10 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true>(tally, rng,
                                                                     opt);
   runCase<Variant::kUniform, Strategy::kLeader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, Strategy::kScatterLeader, T, N, true>(tally, rng,
+                                                                  opt);
+  runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true>(tally, rng,
+                                                                   opt);
   // AlwaysSet ranges (the rewriter's output), both forms.
   if constexpr (N >= 2) {
     runCase<Variant::kSerial, Strategy::kLeader, T, N, true, true>(tally, rng,
@@ -337,6 +344,8 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
     runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, true>(
         tally, rng, opt);
     runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true, true>(
         tally, rng, opt);
     runCase<Variant::kUniform, Strategy::kLeader, T, N, true, true>(tally, rng,
                                                                     opt);
