@@ -82,6 +82,8 @@ double relL2(const Field<G> &got, const Field<W> &want,
 // alone does to a field; another order may differ from plain by a few times
 // that. Dropped or misdirected gradients differ by orders of magnitude more.
 constexpr double kReorderMargin = 4;
+/// Extra launches of the plain kernel that measure the reordering noise.
+constexpr int kPlainReruns = 4;
 template <typename W, typename A>
 double reorderTolerance(const Field<W> &plain, const Field<A> &plainAgain) {
   return std::max(kTolerance, kReorderMargin * relL2(plainAgain, plain));
@@ -198,43 +200,64 @@ std::vector<float> flat(const std::vector<float4> &v) {
 }
 
 // Compares every field; `want` holds double (reference) or float (plain).
+// `plainAgain`: further launches of the plain kernel, whose differences from
+// `want` measure each field's reordering noise (the largest one counts).
 template <typename W>
-void compareGaussianGrads(const GaussianGrads &got,
-                          const std::vector<W> &mean2D,
-                          const std::vector<W> &conic,
-                          const std::vector<W> &opacity,
-                          const std::vector<W> &colors,
-                          const std::vector<W> &invdepths, bool with_depth,
-                          const std::string &what,
-                          const GaussianGrads *plainAgain = nullptr) {
+void compareGaussianGrads(
+    const GaussianGrads &got, const std::vector<W> &mean2D,
+    const std::vector<W> &conic, const std::vector<W> &opacity,
+    const std::vector<W> &colors, const std::vector<W> &invdepths,
+    bool with_depth, const std::string &what,
+    const std::vector<GaussianGrads> *plainAgain = nullptr) {
   const std::vector<float> m = flat(got.mean2D), c = flat(got.conic);
-  const std::vector<float> am = plainAgain ? flat(plainAgain->mean2D)
-                                           : std::vector<float>(),
-                           ac = plainAgain ? flat(plainAgain->conic)
-                                           : std::vector<float>();
+  std::vector<std::vector<float>> am, ac;
+  if (plainAgain)
+    for (const GaussianGrads &a : *plainAgain) {
+      am.push_back(flat(a.mean2D));
+      ac.push_back(flat(a.conic));
+    }
   // Against float64: kTolerance; against plain: its own reordering noise.
+  // againField(k) is the field in the k-th extra plain launch.
   auto close = [&](auto gotField, auto wantField, auto againField,
                    const std::string &name) {
-    expectClose(gotField, wantField, what + name,
-                plainAgain ? reorderTolerance(wantField, againField)
-                           : kTolerance);
+    double tolerance = kTolerance;
+    for (size_t k = 0; plainAgain && k < plainAgain->size(); ++k)
+      tolerance =
+          std::max(tolerance, reorderTolerance(wantField, againField(k)));
+    expectClose(gotField, wantField, what + name, tolerance);
   };
-  close(field(m, 3, 0), field(mean2D, 3, 0), field(am, 3, 0), " dL_dmean2D.x");
-  close(field(m, 3, 1), field(mean2D, 3, 1), field(am, 3, 1), " dL_dmean2D.y");
+  auto again = [&](auto member, size_t stride, size_t offset) {
+    return [&, member, stride, offset](size_t k) {
+      return field((*plainAgain)[k].*member, stride, offset);
+    };
+  };
+  auto againFlat = [&](std::vector<std::vector<float>> &runs, size_t stride,
+                       size_t offset) {
+    return [&runs, stride, offset](size_t k) {
+      return field(runs[k], stride, offset);
+    };
+  };
+  close(field(m, 3, 0), field(mean2D, 3, 0), againFlat(am, 3, 0),
+        " dL_dmean2D.x");
+  close(field(m, 3, 1), field(mean2D, 3, 1), againFlat(am, 3, 1),
+        " dL_dmean2D.y");
   expectZero(field(m, 3, 2), what + " dL_dmean2D.z (unused)");
-  close(field(c, 4, 0), field(conic, 4, 0), field(ac, 4, 0), " dL_dconic2D.x");
-  close(field(c, 4, 1), field(conic, 4, 1), field(ac, 4, 1), " dL_dconic2D.y");
+  close(field(c, 4, 0), field(conic, 4, 0), againFlat(ac, 4, 0),
+        " dL_dconic2D.x");
+  close(field(c, 4, 1), field(conic, 4, 1), againFlat(ac, 4, 1),
+        " dL_dconic2D.y");
   expectZero(field(c, 4, 2), what + " dL_dconic2D.z (unused)");
-  close(field(c, 4, 3), field(conic, 4, 3), field(ac, 4, 3), " dL_dconic2D.w");
-  const GaussianGrads &a = plainAgain ? *plainAgain : got;
-  close(field(got.opacity), field(opacity), field(a.opacity), " dL_dopacity");
+  close(field(c, 4, 3), field(conic, 4, 3), againFlat(ac, 4, 3),
+        " dL_dconic2D.w");
+  close(field(got.opacity), field(opacity),
+        again(&GaussianGrads::opacity, 1, 0), " dL_dopacity");
   for (int ch = 0; ch < NUM_CHANNELS; ++ch)
     close(field(got.colors, NUM_CHANNELS, ch), field(colors, NUM_CHANNELS, ch),
-          field(a.colors, NUM_CHANNELS, ch),
+          again(&GaussianGrads::colors, NUM_CHANNELS, ch),
           " dL_dcolors[" + std::to_string(ch) + "]");
   if (with_depth)
-    close(field(got.invdepths), field(invdepths), field(a.invdepths),
-          " dL_dinvdepths");
+    close(field(got.invdepths), field(invdepths),
+          again(&GaussianGrads::invdepths, 1, 0), " dL_dinvdepths");
   else
     expectZero(field(got.invdepths), what + " dL_dinvdepths (no depth loss)");
 }
@@ -321,7 +344,14 @@ void checkGaussiansAgainstPlain(const char *preset, uint64_t seed) {
   d.forward();
   const BackwardVariant &plain = *findBackwardVariant("plain");
   const GaussianGrads want = runGaussianBackward(d, plain, true);
-  const GaussianGrads again = runGaussianBackward(d, plain, true);
+  // One extra launch can happen to sum almost as `want` did and understate
+  // the noise (2026-11-21, `early`: the counted kernel, plain atomics with the
+  // same arithmetic, differed from `want` in dL_dconic2D.y 7x more than one
+  // extra plain launch did); the largest difference of several is the
+  // measure.
+  std::vector<GaussianGrads> again;
+  for (int k = 0; k < kPlainReruns; ++k)
+    again.push_back(runGaussianBackward(d, plain, true));
   const std::vector<float> m = flat(want.mean2D), c = flat(want.conic);
   const std::string base = std::string("gaussians/") + preset + " ";
   for (const BackwardVariant &v : backwardVariants()) {
