@@ -399,7 +399,8 @@ public:
     std::vector<Span> Accesses;
     std::string Decls, Increments;
     for (const SharedCursor &C : Plan->Cursors) {
-      std::string Name = "distwar_cursor" + std::to_string(Cursors++);
+      unsigned &Count = Cursors[File];
+      std::string Name = "distwar_cursor" + std::to_string(Count++);
       std::vector<Span> Mine;
       for (const CursorUse &U : C.Uses) {
         Span Base = TokenSpan(U.Array->getLocation(), U.Array->getLocation(),
@@ -419,7 +420,7 @@ public:
         }
       }
       if (Mine.empty()) {
-        --Cursors;
+        --Count;
         continue;
       }
       Decls += "auto *" + Name + " = " + C.Array->getName().str() + " + " +
@@ -720,7 +721,9 @@ private:
   std::vector<Edit> Edits;
   bool NotInFile = false;
   llvm::DenseSet<const ForStmt *> Pragmas;
-  unsigned Cursors = 0; ///< cursors declared so far in the file
+  /// Cursors declared so far in each file: a header's names must not depend
+  /// on the file that includes it (its copy is shared by every input).
+  std::map<FileID, unsigned> Cursors;
   /// The live flag of each loop body whose groups share one.
   std::map<const CompoundStmt *, std::string> LiveNames;
 };
