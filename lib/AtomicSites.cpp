@@ -81,17 +81,6 @@ bool isReportedCallee(llvm::StringRef Name) {
       .Default(false);
 }
 
-llvm::StringRef calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    return FD->getIdentifier() ? FD->getName() : "";
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee))
-    return ULE->getName().getAsIdentifierInfo()
-               ? ULE->getName().getAsIdentifierInfo()->getName()
-               : "";
-  return "";
-}
-
 /// Element type as the batch can spell it, and whether it may be batched.
 std::pair<std::string, bool> elementType(const Expr *Addr,
                                          const ASTContext &Ctx) {
@@ -578,6 +567,17 @@ private:
 };
 
 } // namespace
+
+llvm::StringRef calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD->getIdentifier() ? FD->getName() : "";
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return ULE->getName().getAsIdentifierInfo()
+               ? ULE->getName().getAsIdentifierInfo()->getName()
+               : "";
+  return "";
+}
 
 std::optional<CountingLoop> matchCountingLoop(const ForStmt *F) {
   CountingLoop L;

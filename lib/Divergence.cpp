@@ -200,18 +200,6 @@ bool convertible(const ContinueStmt *C, const Stmt *Top,
   return false;
 }
 
-bool refersToAny(const Stmt *S, const llvm::DenseSet<const VarDecl *> &Vars) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (refersToAny(Child, Vars))
-      return true;
-  return false;
-}
-
 bool hoistable(const VarDecl *V) {
   QualType T = V->getType();
   if (V->isStaticLocal() || V->hasAttr<CUDASharedAttr>() ||

@@ -400,7 +400,7 @@ public:
     std::string Decls, Increments;
     for (const SharedCursor &C : Plan->Cursors) {
       unsigned &Count = Cursors[File];
-      std::string Name = "distwar_cursor" + std::to_string(Count++);
+      std::string Name = "distwar_cursor" + std::to_string(Count);
       std::vector<Span> Mine;
       for (const CursorUse &U : C.Uses) {
         Span Base = TokenSpan(U.Array->getLocation(), U.Array->getLocation(),
@@ -419,10 +419,9 @@ public:
           Mine.push_back(std::move(Index));
         }
       }
-      if (Mine.empty()) {
-        --Count;
+      if (Mine.empty())
         continue;
-      }
+      ++Count;
       Decls += "auto *" + Name + " = " + C.Array->getName().str() + " + " +
                llvm::toString(Plan->Start, 10) + "; ";
       Increments += ", ++" + Name;

@@ -12,18 +12,6 @@ using namespace clang;
 namespace distwar {
 namespace {
 
-/// The name of the function \p Call calls, resolved or not (template code).
-llvm::StringRef calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    return FD->getIdentifier() ? FD->getName() : "";
-  if (const auto *ULE =
-          dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParens()))
-    return ULE->getName().isIdentifier()
-               ? ULE->getName().getAsIdentifierInfo()->getName()
-               : "";
-  return "";
-}
-
 /// A constant upper bound (exclusive) of the values \p Bound takes: the
 /// constant itself, or the smallest constant argument of `min(a, b)`.
 std::optional<llvm::APSInt> exclusiveBound(const Expr *Bound,

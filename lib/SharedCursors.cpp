@@ -39,7 +39,7 @@ public:
     const auto *Array = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
     if (!Array || !eligibleArray(Array))
       return true;
-    CursorUse Use{ASE, Base, bareCounter(ASE->getIdx(), Counter.Var), nullptr};
+    CursorUse Use{Base, bareCounter(ASE->getIdx(), Counter.Var), nullptr};
     if (!Use.Counter) {
       const auto *Sum =
           dyn_cast<BinaryOperator>(ASE->getIdx()->IgnoreImpCasts());
@@ -52,7 +52,8 @@ public:
         return true;
       const DeclRefExpr *L = bareCounter(Sum->getLHS(), Counter.Var);
       const DeclRefExpr *R = bareCounter(Sum->getRHS(), Counter.Var);
-      if (!L == !R || findsCounter(L ? Sum->getRHS() : Sum->getLHS()))
+      if (!L == !R ||
+          refersToAny(L ? Sum->getRHS() : Sum->getLHS(), {Counter.Var}))
         return true;
       Use.Counter = L ? L : R;
       Use.Sum = Sum;
@@ -127,16 +128,6 @@ private:
     return nullptr;
   }
 
-  bool findsCounter(const Stmt *S) const {
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (DRE->getDecl() == Counter.Var)
-        return true;
-    for (const Stmt *Child : S->children())
-      if (Child && findsCounter(Child))
-        return true;
-    return false;
-  }
-
   const ASTContext &Ctx;
   const FunctionDecl *Function;
   const ForStmt *Loop;
@@ -159,7 +150,6 @@ std::optional<CursorPlan> planSharedCursors(ASTContext &Ctx,
   if (Parents.size() != 1 || !Parents[0].get<CompoundStmt>())
     return std::nullopt;
   CursorPlan Plan;
-  Plan.Loop = Loop;
   Plan.Start = Counter->Start;
   UseFinder(Ctx, Function, Loop, *Counter, Plan)
       .TraverseStmt(const_cast<Stmt *>(Loop->getBody()));

@@ -44,12 +44,6 @@ const VarDecl *builtinVar(const Expr *E) {
   return nullptr;
 }
 
-llvm::StringRef calleeName(const CallExpr *Call) {
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    return FD->getIdentifier() ? FD->getName() : "";
-  return "";
-}
-
 bool inCooperativeGroups(const Decl *D) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))

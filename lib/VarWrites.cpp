@@ -15,6 +15,18 @@ const VarDecl *referencedVar(const Expr *E) {
   return nullptr;
 }
 
+bool refersToAny(const Stmt *S, const llvm::DenseSet<const VarDecl *> &Vars) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (refersToAny(Child, Vars))
+      return true;
+  return false;
+}
+
 const VarDecl *rootVariable(const Expr *E) {
   while (E) {
     E = E->IgnoreParenCasts();

@@ -98,6 +98,10 @@ std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx,
 /// arithmetic of those.
 bool isCompileTimeConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// The name of the function \p Call calls, resolved or not (template code),
+/// or "".
+llvm::StringRef calleeName(const clang::CallExpr *Call);
+
 /// A loop `for (v = Start; ...; ++v)`: the counter is declared or assigned in
 /// the init and stepped by `++v`, `v++` or `v += 1`.
 struct CountingLoop {

@@ -38,7 +38,6 @@ namespace distwar {
 
 /// One access to rewrite: `A[j]` (Rest null) or `A[Rest + j]` / `A[j + Rest]`.
 struct CursorUse {
-  const clang::ArraySubscriptExpr *Access = nullptr;
   const clang::DeclRefExpr *Array = nullptr;   ///< the `A` token
   const clang::DeclRefExpr *Counter = nullptr; ///< the `j` token
   const clang::BinaryOperator *Sum = nullptr;  ///< `Rest + j`, or null
@@ -50,7 +49,6 @@ struct SharedCursor {
 };
 
 struct CursorPlan {
-  const clang::ForStmt *Loop = nullptr;
   llvm::APSInt Start;                ///< the counter's first value
   std::vector<SharedCursor> Cursors; ///< arrays in order of first use
 };

@@ -5,11 +5,16 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace distwar {
 
 /// The variable \p E names (through parentheses and implicit casts), or null.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
+
+/// Whether \p S (null: no) names one of \p Vars anywhere.
+bool refersToAny(const clang::Stmt *S,
+                 const llvm::DenseSet<const clang::VarDecl *> &Vars);
 
 /// The variable that \p E designates or indexes into (`v`, `v[i].x`, `*v`),
 /// or null.
