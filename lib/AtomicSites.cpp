@@ -8,8 +8,10 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Regex.h"
 
 using namespace clang;
 
@@ -72,13 +74,73 @@ bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
 
 namespace {
 
-bool isBatchableCallee(llvm::StringRef Name) { return Name == "atomicAdd"; }
-
 bool isReportedCallee(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
-      .Cases("atomicAdd", "atomicAdd_block", "atomicAdd_system", true)
-      .Cases("atomicSub", "atomicSub_block", "atomicSub_system", true)
+      .Cases({"atomicAdd", "atomicAdd_block", "atomicAdd_system"}, true)
+      .Cases({"atomicSub", "atomicSub_block", "atomicSub_system"}, true)
       .Default(false);
+}
+
+/// True when \p FD is one of CUDA's own atomic functions: declared at
+/// namespace scope in a system header (the SDK and Clang's CUDA wrappers are
+/// system headers unless a build names them with -I) or in one of the SDK's
+/// atomic headers, wherever it was found.
+bool isCudaDeclaration(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  SourceLocation Loc = SM.getExpansionLoc(FD->getLocation());
+  if (SM.isInSystemHeader(Loc))
+    return true;
+  static const llvm::Regex SdkHeader(
+      "(^|/)(device|sm_[0-9]+)_atomic_functions\\.hp?p?$");
+  return SdkHeader.match(SM.getFilename(Loc));
+}
+
+/// PyTorch's gpuAtomicAdd (ATen/cuda/Atomic.cuh): atomicAdd for the element
+/// types a batch holds.
+bool isTorchAtomicAdd(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD->getIdentifier() || FD->getName() != "gpuAtomicAdd" ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  llvm::StringRef File =
+      SM.getFilename(SM.getExpansionLoc(FD->getLocation()));
+  return File.ends_with("ATen/cuda/Atomic.cuh");
+}
+
+/// What \p FD is as an atomic: nullopt when it is none of CUDA's (a user's
+/// function that happens to be named atomicAdd is an ordinary call), true
+/// for a device-scope add, false for the other reported atomics.
+std::optional<bool> atomicKind(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  if (isTorchAtomicAdd(FD, SM))
+    return true;
+  if (!isReportedCallee(FD->getName()) || !isCudaDeclaration(FD, SM))
+    return std::nullopt;
+  return FD->getName() == "atomicAdd";
+}
+
+/// atomicKind of the function \p Call calls; in a template, of every
+/// declaration the unresolved name may pick (all must agree).
+std::optional<bool> atomicKind(const CallExpr *Call, const SourceManager &SM) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return atomicKind(FD, SM);
+  const auto *ULE =
+      dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  if (!ULE || ULE->getNumDecls() == 0)
+    return std::nullopt;
+  std::optional<bool> Kind;
+  for (const NamedDecl *D : ULE->decls()) {
+    const NamedDecl *Under = D->getUnderlyingDecl();
+    const FunctionDecl *FD = dyn_cast<FunctionDecl>(Under);
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(Under))
+      FD = FTD->getTemplatedDecl();
+    std::optional<bool> This = atomicKind(FD, SM);
+    if (!This || (Kind && *Kind != *This))
+      return std::nullopt;
+    Kind = This;
+  }
+  return Kind;
 }
 
 /// Element type as the batch can spell it, and whether it may be batched.
@@ -284,18 +346,19 @@ private:
   void walk(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (isReportedCallee(calleeName(Call)) && Call->getNumArgs() == 2)
-        record(Call);
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && Call->getNumArgs() == 2)
+      if (std::optional<bool> DeviceAdd = atomicKind(Call, SM))
+        record(Call, *DeviceAdd);
     Stack.push_back(S);
     for (const Stmt *Child : S->children())
       walk(Child);
     Stack.pop_back();
   }
 
-  void record(const CallExpr *Call) {
+  void record(const CallExpr *Call, bool DeviceAdd) {
     AtomicSite Site;
     Site.Call = Call;
+    Site.IsDeviceAdd = DeviceAdd;
     Site.Function = Function;
     Site.FunctionName = Function->getQualifiedNameAsString();
     Site.Callee = calleeName(Call).str();
@@ -308,7 +371,7 @@ private:
     TypeFromBuffer = false;
     decompose(Site);
     TypeOk = TypeOk || TypeFromBuffer;
-    if (!isBatchableCallee(Site.Callee))
+    if (!Site.IsDeviceAdd)
       Site.Why = Reason::UnsupportedAtomic;
     else if (Reason Use = resultUse(Call, Site.Ancestors); Use != Reason::None)
       Site.Why = Use;
@@ -433,7 +496,7 @@ private:
     if (Site.Why != Reason::None)
       return;
     if (!isUniformBuffer(Buffer, Field))
-      Site.Why = Reason::BufferNotUniform;
+      keyByBuffer(Site, Base->IgnoreParenImpCasts());
     else if (!isIntegralKey(Site.Key, Ctx))
       Site.Why = Reason::KeyNotIntegral;
     else if (keyHasSideEffects(Site.Key, Ctx))
@@ -507,10 +570,13 @@ private:
       Site.FieldText = Member;
     }
     Site.KeyText = sourceText(Site.Key, Ctx);
-    if (!ChannelRef)
-      return;
-    const auto *Var = cast<VarDecl>(ChannelRef->getDecl());
-    const ForStmt *Loop = enclosingLoopOf(Site, Var);
+    if (ChannelRef)
+      setChannel(Site, enclosingLoopOf(Site, cast<VarDecl>(ChannelRef->getDecl())));
+  }
+
+  /// Site.Channel from \p Loop, an enclosing loop of the site.
+  void setChannel(AtomicSite &Site, const ForStmt *Loop) {
+    assert(Loop && "the channel variable's loop encloses the site");
     const Stmt *Parent = nullptr;
     for (size_t I = 0; I + 1 < Site.Ancestors.size(); ++I)
       if (Site.Ancestors[I] == Loop)
@@ -520,6 +586,34 @@ private:
       Site.Why = Reason::ChannelLoopUnsupported;
   }
 
+  /// A base pointer that may differ across lanes (a __device__ function's
+  /// parameter, a local) cannot be rebuilt from a key in another lane, so it
+  /// becomes the key itself: lanes are grouped by the pointer's value. Its
+  /// index must then be a field, the same in every lane: a constant, or the
+  /// variable of an enclosing constant-trip loop. `accumulate(float *g, ...)`
+  /// with `&g[0]`, `&g[1]`, `&g[2]` is one group keyed by g.
+  void keyByBuffer(AtomicSite &Site, const Expr *Base) {
+    const Expr *Index = Site.Key;
+    Site.Why = Reason::BufferNotUniform;
+    if (!Base->getType()->isPointerType() || Site.Channel || !Index)
+      return;
+    if (!isCompileTimeConstant(Index, Ctx)) {
+      const VarDecl *V = referencedVar(Index);
+      const ForStmt *Loop = V ? enclosingLoopOf(Site, V) : nullptr;
+      if (!Loop)
+        return;
+      Site.Why = Reason::None;
+      setChannel(Site, Loop);
+      if (Site.Why != Reason::None)
+        return;
+    }
+    Site.Why = Reason::None;
+    Site.FieldText = "[" + sourceText(Index, Ctx) + "]" + Site.FieldText;
+    Site.Key = Base;
+    Site.KeyText = sourceText(Base, Ctx);
+    Site.KeyIsBuffer = true;
+  }
+
   const ForStmt *enclosingLoopOf(const AtomicSite &Site, const VarDecl *V) {
     for (const Stmt *S : Site.Ancestors)
       if (const auto *F = dyn_cast<ForStmt>(S); F && loopVariable(F) == V)
@@ -527,8 +621,10 @@ private:
     return nullptr;
   }
 
-  /// Same pointer in every lane: an unmodified parameter of this function,
-  /// or a namespace-scope variable.
+  /// Same pointer in every lane: an unmodified parameter of this kernel (a
+  /// __device__ function's parameters are per-lane values: its callers may
+  /// pass each lane its own pointer), or a namespace-scope array, constant,
+  /// or pointer that no function of the translation unit writes.
   bool isUniformBuffer(const VarDecl *V, const FieldDecl *Field) {
     QualType T = V->getType();
     if (Field) {
@@ -543,12 +639,47 @@ private:
     }
     if (const auto *P = dyn_cast<ParmVarDecl>(V))
       return P->getDeclContext() == Function &&
+             Function->hasAttr<CUDAGlobalAttr>() &&
              !findWrite(Function->getBody(), V, /*Through=*/false) &&
              (!Field || T.isConstQualified() ||
               (NestedField ? !findStorageWrite(Function->getBody(), V)
                            : !writesMember(Function->getBody(), V, Field)));
-    return V->hasGlobalStorage() && !V->isLocalVarDecl() &&
-           !V->isStaticDataMember();
+    if (!V->hasGlobalStorage() || V->isLocalVarDecl() ||
+        V->isStaticDataMember())
+      return false;
+    return (T->isArrayType() && !Field) || T.isConstQualified() ||
+           V->hasAttr<CUDAConstantAttr>() || !writtenInTranslationUnit(V);
+  }
+
+  /// Whether any function body of the translation unit may change \p V
+  /// (a namespace-scope variable) itself.
+  bool writtenInTranslationUnit(const VarDecl *V) {
+    auto [It, Inserted] = GlobalWritten.try_emplace(V, false);
+    if (!Inserted)
+      return It->second;
+    bool Written = false;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      Written = Written || declWrites(D, V);
+      if (Written)
+        break;
+    }
+    return GlobalWritten[V] = Written;
+  }
+
+  static bool declWrites(const Decl *D, const VarDecl *V) {
+    // Host code runs between launches: only device code can change the
+    // pointer while a kernel uses it.
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      return FD->hasBody() &&
+             (FD->hasAttr<CUDAGlobalAttr>() || FD->hasAttr<CUDADeviceAttr>()) &&
+             findStorageWrite(FD->getBody(), V) != nullptr;
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+      return declWrites(FTD->getTemplatedDecl(), V);
+    if (const auto *DC = dyn_cast<DeclContext>(D))
+      for (const Decl *Inner : DC->decls())
+        if (declWrites(Inner, V))
+          return true;
+    return false;
   }
 
   ASTContext &Ctx;
@@ -562,6 +693,7 @@ private:
   bool NestedField = false;
   bool InMainFile = true;
   HeaderPolicy Policy;
+  llvm::DenseMap<const VarDecl *, bool> GlobalWritten;
   /// Why the current function's file may not be edited, or None.
   Reason HeaderWhy = Reason::None;
 };

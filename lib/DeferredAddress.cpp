@@ -3,6 +3,7 @@
 #include "distwar/DeferredAddress.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -37,8 +38,12 @@ public:
         return true;
       if (V->isConstexpr())
         return true;
+      // The issuing lane evaluates the address for the whole group: a
+      // kernel's parameters are the same in every lane, a __device__
+      // function's are not.
       if (isa<ParmVarDecl>(V))
         return S.Function && S.Function->getBody() &&
+               S.Function->hasAttr<CUDAGlobalAttr>() &&
                !findWrite(S.Function->getBody(), V, /*Through=*/false);
       return V->hasGlobalStorage() && !V->isStaticLocal() &&
              !V->isLocalVarDeclOrParm();

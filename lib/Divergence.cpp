@@ -44,7 +44,7 @@ bool readsNoMemory(const Stmt *S) {
   if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
     return false;
   if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (!isPureCallee(Call->getDirectCallee()))
+    if (!readsOnlyArguments(Call->getDirectCallee()))
       return false;
   for (const Stmt *Child : S->children())
     if (!readsNoMemory(Child))

@@ -452,7 +452,7 @@ public:
   bool floorEditable(const AtomicSite &S) const {
     const Expr *Callee = S.Call->getCallee();
     SourceLocation Where = SM.getExpansionLoc(S.Call->getBeginLoc());
-    return S.Callee == "atomicAdd" && S.Why != Reason::UsedResult &&
+    return S.IsDeviceAdd && S.Why != Reason::UsedResult &&
            editable(SM.getFileID(Where)) &&
            SM.getFileID(Where) ==
                SM.getFileID(SM.getExpansionLoc(S.Function->getLocation())) &&

@@ -102,6 +102,17 @@ static bool isKnownPureName(llvm::StringRef Name) {
          Name.starts_with("__nv_") || Name.starts_with("__builtin_");
 }
 
+/// A function of the known list as CUDA's headers or the compiler declare it
+/// (never a user's function that happens to share a name or a prefix).
+static bool isKnownMathDeclaration(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier() || !isKnownPureName(FD->getName()))
+    return false;
+  if (FD->getBuiltinID())
+    return true;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+}
+
 /// An operand whose type is arithmetic in every instantiation.
 static bool isArithmeticOperand(const Expr *E) {
   E = E->IgnoreParenImpCasts();
@@ -131,10 +142,11 @@ namespace {
 class RegionChecker {
 public:
   RegionChecker(const std::vector<AtomicSite> &Sites,
-                llvm::DenseSet<const VarDecl *> Buffers)
-      : Buffers(std::move(Buffers)) {
+                llvm::DenseSet<const VarDecl *> Buffers,
+                const FunctionDecl *Function)
+      : Buffers(std::move(Buffers)), Function(Function) {
     for (const AtomicSite &S : Sites)
-      if (S.Callee == "atomicAdd" && S.Why != Reason::UsedResult)
+      if (S.IsDeviceAdd && S.Why != Reason::UsedResult)
         CommutingAtomics.insert(S.Call);
   }
 
@@ -152,6 +164,23 @@ private:
   void visit(const Stmt *S, bool AddressOfAtomic) {
     if (!S || Found != Reason::None)
       return;
+    // A jump from outside into the region would run only its tail: a lane
+    // could then set a later field without the earlier ones.
+    if (isa<LabelStmt>(S) || (isa<SwitchCase>(S) && !SwitchDepth))
+      return fail(Reason::JumpIntoRegion);
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      ++SwitchDepth;
+      for (const Stmt *Child : Sw->children())
+        visit(Child, AddressOfAtomic);
+      --SwitchDepth;
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_AddrOf)
+      return visitAddress(UO->getSubExpr(), AddressOfAtomic);
+    if (const Expr *Pointer = loadedPointer(S);
+        Pointer && mayReadDestination(Pointer))
+      return fail(Reason::ReadMayAlias);
     // `p.f` where p holds pointer-member buffers: only those members are
     // destination buffers.
     if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow())
@@ -213,6 +242,120 @@ private:
       visit(Child, AddressOfAtomic);
   }
 
+  /// The operand of `&`: its own subscripts and members compute an
+  /// address, they do not load; its pointers and indices are read.
+  void visitAddress(const Expr *E, bool AddressOfAtomic) {
+    E = E->IgnoreParens();
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = ASE->getBase()->IgnoreParens();
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+      if (Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+        visitAddress(Decay->getSubExpr(), AddressOfAtomic);
+      else
+        visit(Base, AddressOfAtomic);
+      return visit(ASE->getIdx(), false);
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->isArrow() ? visit(ME->getBase(), AddressOfAtomic)
+                           : visitAddress(ME->getBase(), AddressOfAtomic);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_Deref)
+      return visit(UO->getSubExpr(), AddressOfAtomic);
+    visit(E, AddressOfAtomic);
+  }
+
+  /// The pointer that \p S loads through (`p[i]`, `*p`, `p->x`), or null.
+  static const Expr *loadedPointer(const Stmt *S) {
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+      return ASE->getBase();
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref)
+      return UO->getSubExpr();
+    if (const auto *ME = dyn_cast<MemberExpr>(S);
+        ME && ME->isArrow() &&
+        !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return ME->getBase();
+    return nullptr;
+  }
+
+  /// Whether memory read through \p P may be a destination of the group
+  /// (then the deferred atomics would be missing from what is read).
+  /// Provably not: shared, local and constant memory, and inputs a kernel
+  /// declares read-only or unaliased (`const T *`, `T *__restrict__`). A
+  /// destination buffer named directly is reported where its name is
+  /// visited (BufferAccessedBetween), not here.
+  bool mayReadDestination(const Expr *P, unsigned Depth = 0) {
+    P = P->IgnoreParenCasts();
+    if (Depth > 8)
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P);
+        BO && BO->isAdditiveOp())
+      return mayReadDestination(BO->getLHS()->getType()->isPointerType()
+                                    ? BO->getLHS()
+                                    : BO->getRHS(),
+                                Depth + 1);
+    if (P->getType()->isArrayType())
+      return arrayMayBeDestination(P, Depth);
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      const VarDecl *Root = referencedVar(ME->getBase());
+      if (Root && Buffers.contains(Root) &&
+          Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())))
+        return false;
+      return ME->isArrow() || !isReadOnlyInput(ME->getType()) ||
+             !isKernelValue(Root);
+    }
+    const VarDecl *V = referencedVar(P);
+    if (!V)
+      return true;
+    if (Buffers.contains(V))
+      return false;
+    if (isa<ParmVarDecl>(V))
+      return !isKernelValue(V) || !isReadOnlyInput(V->getType());
+    if (V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() &&
+        !findWrite(Function->getBody(), V, /*Through=*/false))
+      return mayReadDestination(V->getInit(), Depth + 1);
+    if (V->hasGlobalStorage() && !V->isLocalVarDecl())
+      return !(V->hasAttr<CUDAConstantAttr>() ||
+               V->getType().isConstQualified()) ||
+             !isReadOnlyInput(V->getType());
+    return true;
+  }
+
+  /// An array object \p A (`s`, `p.cam.flags`, `q->arr`): its own storage
+  /// when reached without a pointer (a variable's, never a destination but
+  /// for a global array named as one), else memory behind that pointer.
+  bool arrayMayBeDestination(const Expr *A, unsigned Depth) {
+    while (true) {
+      A = A->IgnoreParenCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(A)) {
+        if (ME->isArrow())
+          return mayReadDestination(ME->getBase(), Depth + 1);
+        A = ME->getBase();
+      } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(A)) {
+        if (!ASE->getBase()->IgnoreParenCasts()->getType()->isArrayType())
+          return mayReadDestination(ASE->getBase(), Depth + 1);
+        A = ASE->getBase();
+      } else {
+        return !referencedVar(A);
+      }
+    }
+  }
+
+  /// A pointer through which the kernel declares it only reads, or that it
+  /// declares unaliased.
+  static bool isReadOnlyInput(QualType T) {
+    return T->isPointerType() && (T->getPointeeType().isConstQualified() ||
+                                  T.isRestrictQualified());
+  }
+
+  /// A parameter of the kernel itself, unchanged by it.
+  bool isKernelValue(const VarDecl *V) const {
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(V);
+    return P && Function && P->getDeclContext() == Function &&
+           Function->hasAttr<CUDAGlobalAttr>() &&
+           !findWrite(Function->getBody(), P, /*Through=*/false);
+  }
+
   static bool isPureCall(const CallExpr *Call) {
     if (const FunctionDecl *FD = Call->getDirectCallee())
       return isPureCallee(FD);
@@ -254,8 +397,10 @@ public:
 
 private:
   llvm::DenseSet<const VarDecl *> Buffers;
+  const FunctionDecl *Function;
   llvm::DenseSet<const CallExpr *> CommutingAtomics;
   Reason Found = Reason::None;
+  unsigned SwitchDepth = 0;
 };
 
 bool bodyIsPure(const Stmt *S, unsigned Depth);
@@ -263,15 +408,81 @@ bool bodyIsPure(const Stmt *S, unsigned Depth);
 bool isPureCalleeAt(const FunctionDecl *FD, unsigned Depth) {
   if (!FD)
     return false;
-  if (FD->getIdentifier() && isKnownPureName(FD->getName()))
-    return true;
-  if (FD->getBuiltinID() && FD->getIdentifier() &&
-      isKnownPureName(FD->getName()))
+  if (isKnownMathDeclaration(FD))
     return true;
   const FunctionDecl *Def = nullptr;
   if (Depth > 8 || !FD->hasBody(Def) || !Def)
     return false;
   return bodyIsPure(Def->getBody(), Depth + 1);
+}
+
+bool bodyReadsOnlyArguments(const Stmt *S, unsigned Depth);
+
+/// What readsOnlyArguments says of \p FD, \p Depth calls deep.
+bool readsOnlyArgumentsAt(const FunctionDecl *FD, unsigned Depth) {
+  if (!FD)
+    return false;
+  if (isKnownMathDeclaration(FD))
+    return true;
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 8 || !FD->hasBody(Def) || !Def)
+    return false;
+  return bodyIsPure(Def->getBody(), Depth + 1) &&
+         bodyReadsOnlyArguments(Def->getBody(), Depth + 1);
+}
+
+/// A variable a function of its arguments may read: its own parameters and
+/// locals by value, constants (never CUDA's thread and block indices, which
+/// are const variables too).
+bool isArgumentLikeVariable(const VarDecl *V) {
+  if (V->getType()->isReferenceType())
+    return false;
+  if (V->isLocalVarDecl() || isa<ParmVarDecl>(V))
+    return !V->isStaticLocal() && !V->hasAttr<CUDASharedAttr>();
+  if (V->isConstexpr())
+    return true;
+  if (V->getIdentifier() &&
+      llvm::is_contained({"threadIdx", "blockIdx", "blockDim", "gridDim",
+                          "warpSize"},
+                         V->getName()))
+    return false;
+  return V->getType().isConstQualified() && !V->hasAttr<CUDASharedAttr>();
+}
+
+/// No load through a pointer or reference, no variable other than
+/// arguments, locals and constants, no call of a function that reads more.
+bool bodyReadsOnlyArguments(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return true;
+  // A method's object is one of its arguments: `this->x` reads it.
+  if (isa<AsmStmt>(S))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && !isArgumentLikeVariable(V))
+      return false;
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
+    const auto *Decay = dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
+    if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      return false;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(S);
+      ME && ME->isArrow() && !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (!readsOnlyArgumentsAt(Call->getDirectCallee(), Depth))
+      return false;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+    if (!Construct->getConstructor()->isTrivial() &&
+        !readsOnlyArgumentsAt(Construct->getConstructor(), Depth))
+      return false;
+  for (const Stmt *Child : S->children())
+    if (!bodyReadsOnlyArguments(Child, Depth))
+      return false;
+  return true;
 }
 
 /// A function body that only computes: stores only to its locals, calls only
@@ -315,8 +526,12 @@ bool bodyIsPure(const Stmt *S, unsigned Depth) {
 
 bool isPureCallee(const FunctionDecl *FD) { return isPureCalleeAt(FD, 0); }
 
+bool readsOnlyArguments(const FunctionDecl *FD) {
+  return readsOnlyArgumentsAt(FD, 0);
+}
+
 bool isKnownMathFunction(const FunctionDecl *FD) {
-  return FD && FD->getIdentifier() && isKnownPureName(FD->getName());
+  return isKnownMathDeclaration(FD);
 }
 
 /// The statements of the group's region, in order.
@@ -420,14 +635,18 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   // visible before the region and unchanged inside it.
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation RegionBegin = G.First->getBeginLoc();
+  // A key that is the buffer pointer changes only with the pointer's own
+  // storage; the group's atomics store through it.
+  const AtomicSite &FirstSite = Sites[G.Sites.front()];
   llvm::SmallVector<const VarDecl *, 4> KeyVars;
-  collectVariables(Sites[G.Sites.front()].Key, KeyVars);
+  collectVariables(FirstSite.Key, KeyVars);
   for (const VarDecl *V : KeyVars) {
     if (V->isLocalVarDecl() &&
         !SM.isBeforeInTranslationUnit(V->getLocation(), RegionBegin))
       return Reason::NotVisibleAtBatch;
     for (const Stmt *S : regionOf(G))
-      if (findWrite(S, V, /*Through=*/true))
+      if (FirstSite.KeyIsBuffer ? findStorageWrite(S, V) != nullptr
+                                : findWrite(S, V, /*Through=*/true) != nullptr)
         return Reason::KeyModified;
   }
   // Trip counts are spelled in the batch declaration, before the region.
@@ -443,7 +662,7 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
         return Reason::NotVisibleAtBatch;
   }
 
-  RegionChecker Checker(Sites, std::move(Buffers));
+  RegionChecker Checker(Sites, std::move(Buffers), G.Function);
   for (size_t I : G.Sites)
     if (Sites[I].BufferField)
       Checker.Fields.insert(Sites[I].BufferField);
@@ -459,7 +678,7 @@ Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,
   llvm::DenseSet<const VarDecl *> Buffers;
   for (size_t I : G.Sites)
     Buffers.insert(Sites[I].Buffer);
-  RegionChecker Checker(Sites, std::move(Buffers));
+  RegionChecker Checker(Sites, std::move(Buffers), G.Function);
   for (const Stmt *S : Stmts)
     if (Reason R = Checker.check(S); R != Reason::None)
       return R;

@@ -15,7 +15,9 @@ const CallExpr *opaqueCallKey(const Expr *Key, ASTContext &Ctx) {
   if (!Call || isa<CXXOperatorCallExpr>(Call))
     return nullptr;
   const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !isPureCallee(FD))
+  // The key is evaluated again at the reduction: it must depend on its
+  // arguments alone (not on memory the group's own atomics change).
+  if (!FD || !readsOnlyArguments(FD))
     return nullptr;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const auto *M = dyn_cast_or_null<CXXMethodDecl>(MC->getMethodDecl());

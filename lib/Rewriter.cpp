@@ -74,7 +74,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Why = S.Why;
     Rec.File = S.File;
     Rec.Decision = "unchanged";
-    if (V == Variant::Floor && R.Changed && S.Callee == "atomicAdd" &&
+    if (V == Variant::Floor && R.Changed && S.IsDeviceAdd &&
         S.Why != Reason::UsedResult)
       Rec.Decision = "floor";
     if (GroupOf[I] >= 0) {

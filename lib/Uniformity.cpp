@@ -137,6 +137,7 @@ void collectWrites(const Stmt *S, const VarDecl *V,
 UniformityAnalysis::UniformityAnalysis(ASTContext &Ctx, const FunctionDecl *F)
     : Ctx(Ctx), F(F) {
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    HasGoto = HasGoto || isa<GotoStmt, IndirectGotoStmt>(S);
     for (const Stmt *Child : S->children())
       if (Child) {
         Parents[Child] = S;
@@ -211,7 +212,7 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
   // A pure function (a const method of a uniform object) of uniform values.
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD || !isPureCallee(FD))
+    if (!FD || !readsOnlyArguments(FD))
       return false;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (!isGridUniform(MC->getImplicitObjectArgument()))
@@ -224,6 +225,10 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
 
 bool UniformityAnalysis::controlIsUniform(const Stmt *S,
                                           const Stmt *ContinuesAllowedIn) {
+  // A goto taken by some lanes can skip or repeat any statement: the
+  // enclosing statements alone no longer say which lanes run \p S.
+  if (HasGoto)
+    return false;
   const Stmt *Child = S;
   for (const Stmt *P = parentOf(S); P; Child = P, P = parentOf(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P)) {
@@ -479,7 +484,7 @@ bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
   }
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(E)) {
     if (!CCE->getConstructor()->isTrivial() &&
-        !isPureCallee(CCE->getConstructor()))
+        !readsOnlyArguments(CCE->getConstructor()))
       return false;
     return llvm::all_of(CCE->arguments(), [&](const Expr *A) {
       return isUniform(A, TrustLoads);
@@ -489,7 +494,7 @@ bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
     const FunctionDecl *FD = Call->getDirectCallee();
     if (FD && inCooperativeGroups(FD) && FD->getIdentifier())
       return isGroupAccessor(FD->getName());
-    if (!FD || !isPureCallee(FD))
+    if (!FD || !readsOnlyArguments(FD))
       return false;
     // A method reads its object too.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))

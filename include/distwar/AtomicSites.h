@@ -52,6 +52,9 @@ struct AtomicSite {
   const clang::FunctionDecl *Function = nullptr;
   std::string FunctionName; ///< qualified, without template arguments
   std::string Callee;       ///< atomicAdd, atomicAdd_block, ...
+  /// CUDA's device-scope atomicAdd (or an alias of it such as PyTorch's
+  /// gpuAtomicAdd), recognised by its declaration, not by its name.
+  bool IsDeviceAdd = false;
   unsigned Line = 0, Column = 0;
   /// The included file the site is in; empty for the main file.
   std::string File;
@@ -70,6 +73,10 @@ struct AtomicSite {
   unsigned CalleeBegin = 0, CalleeEnd = 0, FirstArgToken = 0;
   const clang::Expr *Key = nullptr;
   std::string KeyText;
+  /// The key is the buffer pointer itself (`grad` in `&grad[1]`): the
+  /// pointer may differ across lanes, so lanes are grouped by its value and
+  /// the constant offsets are the fields.
+  bool KeyIsBuffer = false;
   std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"
   std::optional<ChannelLoop> Channel;
   /// Statements enclosing the call, innermost first, up to the body.

@@ -39,8 +39,15 @@ bool isArithmeticOperatorCall(const clang::CXXOperatorCallExpr *Op);
 /// math builtin, or a visible device function whose body only computes.
 bool isPureCallee(const clang::FunctionDecl *FD);
 
-/// True for a math function of the known list (sqrtf, exp, min, ...): no
-/// memory access at all, whatever its arguments.
+/// True when a call to \p FD computes its result from its arguments alone,
+/// the same in every lane given the same arguments: a known math function,
+/// or a visible pure body that reads no memory through pointers, no thread
+/// or block index and no mutable global, and calls only such functions.
+bool readsOnlyArguments(const clang::FunctionDecl *FD);
+
+/// True for a math function of the known list (sqrtf, exp, min, ...) as
+/// CUDA's headers or the compiler declare it: no memory access at all,
+/// whatever its arguments.
 bool isKnownMathFunction(const clang::FunctionDecl *FD);
 
 } // namespace distwar

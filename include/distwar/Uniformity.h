@@ -71,6 +71,7 @@ private:
   llvm::DenseMap<std::pair<const clang::VarDecl *, unsigned>, bool> VarCache;
   llvm::DenseSet<std::pair<const clang::VarDecl *, unsigned>> InProgress;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
+  bool HasGoto = false;
 };
 
 /// True for barriers and warp-collectives (__syncthreads, __syncwarp,

@@ -4,6 +4,9 @@
 // real SDK.
 #ifndef DISTWAR_TEST_CUDA_SHIM_H
 #define DISTWAR_TEST_CUDA_SHIM_H
+// As the SDK's headers are: the tool recognises CUDA's atomics and math
+// functions by their declarations in system headers.
+#pragma clang system_header
 
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))

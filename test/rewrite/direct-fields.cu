@@ -22,7 +22,7 @@ __global__ void direct(float *da, float *db, float2 *dxy, const int *ids,
   atomicAdd(&dxy[id].y, -v);
 }
 
-__device__ void members(Grad *g, unsigned id, float v) {
+__global__ void members(Grad *g, unsigned id, float v) {
   // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; distwar_batch0.set(0, &g[id].a, v);
   atomicAdd(&g[id].a, v);
   // CHECK-NEXT: distwar_batch0.set(1, &g[id].b, v * v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_direct_fields_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &g[id].a; if (distwar_slot == 1) return &g[id].b; return nullptr; });

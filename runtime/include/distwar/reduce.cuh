@@ -91,12 +91,19 @@ template <typename Key>
 using MatchType = typename std::conditional<sizeof(Key) <= 4, unsigned,
                                             unsigned long long>::type;
 
+/// A key is an integer (a primitive's index) or a pointer (a per-lane base
+/// pointer whose fields are constant offsets from it: lanes with equal
+/// pointers update the same fields).
 template <typename Key>
 __device__ __forceinline__ MatchType<Key> matchKey(Key key) {
-  static_assert(std::is_integral<Key>::value || std::is_enum<Key>::value,
-                "distwar: a primitive key must be an integral type");
+  static_assert(std::is_integral<Key>::value || std::is_enum<Key>::value ||
+                    std::is_pointer<Key>::value,
+                "distwar: a primitive key must be an integer or a pointer");
   static_assert(sizeof(Key) <= 8, "distwar: keys are at most 64 bits");
-  return static_cast<MatchType<Key>>(key);
+  if constexpr (std::is_pointer<Key>::value)
+    return reinterpret_cast<unsigned long long>(key);
+  else
+    return static_cast<MatchType<Key>>(key);
 }
 
 /// The batch's raw values (zero where `use` is false). Slots that were not

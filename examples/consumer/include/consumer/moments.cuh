@@ -4,10 +4,11 @@
 #ifndef CONSUMER_MOMENTS_CUH
 #define CONSUMER_MOMENTS_CUH
 
-__device__ inline void addMoments(float *moment_x, float *moment_y, int c,
-                                  float w, float2 p) {
-  atomicAdd(&moment_x[c], w * p.x);
-  atomicAdd(&moment_y[c], w * p.y);
+// `moments` points at the cell's two moments (x, y): each lane passes the
+// pointer of its own cell, so lanes are grouped by that pointer.
+__device__ inline void addMoments(float *moments, float w, float2 p) {
+  atomicAdd(&moments[0], w * p.x);
+  atomicAdd(&moments[1], w * p.y);
 }
 
 #endif // CONSUMER_MOMENTS_CUH

@@ -1,8 +1,8 @@
-// A helper that walks a __shared__ array of ids: its loop gets a cursor.
+// A kernel that walks a __shared__ array of ids: its loop gets a cursor.
 #ifndef SCATTER_CUH
 #define SCATTER_CUH
 
-__device__ inline void addPairs(float *g, const int *ids, int n) {
+__global__ void addPairs(float *g, const int *ids, int n) {
   __shared__ int sid[64];
   sid[threadIdx.x % 64] = ids[threadIdx.x % 64];
   __syncthreads();

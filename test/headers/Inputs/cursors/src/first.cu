@@ -10,7 +10,3 @@ __global__ void own(float *g, const int *ids, int n) {
 }
 
 #include "scatter.cuh"
-
-__global__ void viaHeader(float *g, const int *ids, int n) {
-  addPairs(g, ids, n);
-}

@@ -4,23 +4,23 @@
 
 #include "params.cuh"
 
-__device__ inline void addGrad(float3 *dmean, float *dop, int id, float3 d,
-                               float o) {
-  atomicAdd(&dmean[id].x, d.x);
-  atomicAdd(&dmean[id].y, d.y);
-  atomicAdd(&dmean[id].z, d.z);
-  atomicAdd(&dop[id], o * kOpacityScale);
+// g points at the primitive's four gradient slots (each lane its own).
+__device__ inline void addGrad(float *g, float3 d, float o) {
+  atomicAdd(&g[0], d.x);
+  atomicAdd(&g[1], d.y);
+  atomicAdd(&g[2], d.z);
+  atomicAdd(&g[3], o * kOpacityScale);
 }
 
 // A do-while(0) macro in a header, used in a header.
-#define ADD2(buf, i, a, b)                                                     \
+#define ADD2(buf, a, b)                                                        \
   do {                                                                         \
-    atomicAdd(&buf[(i) * 2], a);                                               \
-    atomicAdd(&buf[(i) * 2 + 1], b);                                           \
+    atomicAdd(&buf[0], a);                                                     \
+    atomicAdd(&buf[1], b);                                                     \
   } while (0)
 template <typename T>
-__device__ void addPair(T *buf, int id, T a, T b) {
-  ADD2(buf, id, a, b);
+__device__ void addPair(T *buf, T a, T b) {
+  ADD2(buf, a, b);
 }
 
 #endif // RENDER_GRAD_CUH
