@@ -102,15 +102,15 @@ bool isTorchAtomicAdd(const FunctionDecl *FD, const SourceManager &SM) {
   if (!FD->getIdentifier() || FD->getName() != "gpuAtomicAdd" ||
       !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return false;
-  llvm::StringRef File =
-      SM.getFilename(SM.getExpansionLoc(FD->getLocation()));
+  llvm::StringRef File = SM.getFilename(SM.getExpansionLoc(FD->getLocation()));
   return File.ends_with("ATen/cuda/Atomic.cuh");
 }
 
 /// What \p FD is as an atomic: nullopt when it is none of CUDA's (a user's
 /// function that happens to be named atomicAdd is an ordinary call), true
 /// for a device-scope add, false for the other reported atomics.
-std::optional<bool> atomicKind(const FunctionDecl *FD, const SourceManager &SM) {
+std::optional<bool> atomicKind(const FunctionDecl *FD,
+                               const SourceManager &SM) {
   if (!FD || !FD->getIdentifier())
     return std::nullopt;
   if (isTorchAtomicAdd(FD, SM))
@@ -346,7 +346,8 @@ private:
   void walk(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
-    if (const auto *Call = dyn_cast<CallExpr>(S); Call && Call->getNumArgs() == 2)
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && Call->getNumArgs() == 2)
       if (std::optional<bool> DeviceAdd = atomicKind(Call, SM))
         record(Call, *DeviceAdd);
     Stack.push_back(S);
@@ -571,7 +572,8 @@ private:
     }
     Site.KeyText = sourceText(Site.Key, Ctx);
     if (ChannelRef)
-      setChannel(Site, enclosingLoopOf(Site, cast<VarDecl>(ChannelRef->getDecl())));
+      setChannel(Site,
+                 enclosingLoopOf(Site, cast<VarDecl>(ChannelRef->getDecl())));
   }
 
   /// Site.Channel from \p Loop, an enclosing loop of the site.
@@ -602,10 +604,11 @@ private:
       const ForStmt *Loop = V ? enclosingLoopOf(Site, V) : nullptr;
       if (!Loop)
         return;
-      Site.Why = Reason::None;
       setChannel(Site, Loop);
-      if (Site.Why != Reason::None)
+      if (!Site.Channel) {
+        Site.Why = Reason::BufferNotUniform; // the primary reason
         return;
+      }
     }
     Site.Why = Reason::None;
     Site.FieldText = "[" + sourceText(Index, Ctx) + "]" + Site.FieldText;

@@ -213,6 +213,36 @@ bool hoistable(const VarDecl *V) {
   return T->isScalarType();
 }
 
+/// True when \p S names a declaration other than \p V that has V's name.
+bool namesOtherWithNameOf(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (DRE->getDecl() != V &&
+        DRE->getDecl()->getDeclName() == V->getDeclName())
+      return true;
+  for (const Stmt *Child : S->children())
+    if (namesOtherWithNameOf(Child, V))
+      return true;
+  return false;
+}
+
+/// A hoisted declaration is visible from the body's start: no statement
+/// before its original place may name another variable of the same name
+/// (it would name the hoisted one instead).
+Reason checkHoistedNames(llvm::ArrayRef<Stmt *> Stmts,
+                         llvm::ArrayRef<const DeclStmt *> Hoisted) {
+  for (const DeclStmt *DS : Hoisted) {
+    size_t At = llvm::find(Stmts, DS) - Stmts.begin();
+    assert(At < Stmts.size() && "a hoisted declaration is a body statement");
+    for (const Decl *D : DS->decls())
+      for (size_t I = 0; I < At; ++I)
+        if (namesOtherWithNameOf(Stmts[I], cast<VarDecl>(D)))
+          return Reason::NameShadowed;
+  }
+  return Reason::None;
+}
+
 /// True when \p S lies inside \p Outer.
 bool isInside(const Stmt *S, const Stmt *Outer, UniformityAnalysis &U) {
   for (; S; S = U.parentOf(S))
@@ -648,6 +678,17 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       Plan.Hoisted.push_back(DS);
     }
   }
+  if (Reason R = checkHoistedNames(Stmts, Plan.Hoisted); R != Reason::None)
+    return R;
+
+  // The reduction sits after the holder, at the body's top level: the
+  // body's declarations up to there are visible to it.
+  llvm::SmallVector<const VarDecl *, 16> Visible;
+  declaredIn(
+      llvm::SmallVector<const Stmt *, 32>(Stmts.begin(), Stmts.begin() + H + 1),
+      Visible);
+  if (Reason R = checkNamesKept(Sites, G, Visible); R != Reason::None)
+    return R;
 
   QualType KT = First.Key->getType();
   Plan.KeyType = KT->isDependentType()

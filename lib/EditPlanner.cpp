@@ -485,7 +485,11 @@ public:
     }
     std::string Path = Main ? FilePath : absoluteFilePath(SM, File);
     Text += "#line 1 \"" + escapeString(Path) + "\"\n";
-    add(SM.getLocForStartOfFile(File), 0, Text, RankPrologue);
+    // A UTF-8 byte-order mark stays the file's first bytes.
+    unsigned Start =
+        SM.getBufferData(File).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    add(SM.getLocForStartOfFile(File).getLocWithOffset(Start), 0, Text,
+        RankPrologue);
   }
 
   /// The files that have edits, the main file first if it has any.
@@ -506,9 +510,21 @@ public:
 
   llvm::Expected<tooling::Replacements> finish(FileID FID) {
     std::map<unsigned, std::vector<const Edit *>> ByOffset;
-    for (const Edit &E : Edits)
-      if (E.File == FID)
-        ByOffset[E.Offset].push_back(&E);
+    // Insertions in front of a preprocessor directive go on lines of their
+    // own before it, and a #line directive gives the directive its number
+    // back.
+    std::map<unsigned, std::string> LineRestored;
+    for (const Edit &E : Edits) {
+      if (E.File != FID)
+        continue;
+      unsigned Offset = E.Offset;
+      if (std::optional<unsigned> LineStart = directiveLineStart(FID, Offset);
+          LineStart && E.Length == 0) {
+        LineRestored[*LineStart] = lineDirective(FID, Offset);
+        Offset = *LineStart;
+      }
+      ByOffset[Offset].push_back(&E);
+    }
     tooling::Replacements Result;
     llvm::StringRef File = SM.getFileEntryRefForID(FID)->getName();
     for (auto &[Offset, List] : ByOffset) {
@@ -521,6 +537,8 @@ public:
         Text += E->Text;
         Length = std::max(Length, E->Length);
       }
+      if (auto It = LineRestored.find(Offset); It != LineRestored.end())
+        Text += "\n" + It->second + "\n";
       if (llvm::Error Err =
               Result.add(tooling::Replacement(File, Offset, Length, Text)))
         return std::move(Err);
@@ -531,6 +549,35 @@ public:
   std::vector<std::string> SizeTexts;
 
 private:
+  /// The start of the line of \p Offset when only blanks precede it there
+  /// and a preprocessor directive starts at it, else nullopt.
+  std::optional<unsigned> directiveLineStart(FileID FID, unsigned Offset) {
+    llvm::StringRef Data = SM.getBufferData(FID);
+    if (Offset >= Data.size() || Data[Offset] != '#')
+      return std::nullopt;
+    unsigned Start = Offset;
+    while (Start > 0 && (Data[Start - 1] == ' ' || Data[Start - 1] == '\t'))
+      --Start;
+    if (Start > 0 && Data[Start - 1] != '\n')
+      return std::nullopt;
+    return Start;
+  }
+
+  /// `#line N "file"` naming the line of \p Offset as the user's file does.
+  std::string lineDirective(FileID FID, unsigned Offset) {
+    PresumedLoc P =
+        SM.getPresumedLoc(SM.getLocForStartOfFile(FID).getLocWithOffset(Offset));
+    assert(P.isValid() && "a location in an edited file has a line");
+    // The name the prologue's #line gave the file, unless the user's own
+    // #line directives renamed it.
+    llvm::StringRef Parsed = SM.getFileEntryRefForID(FID)->getName();
+    std::string Name = P.getFilename() != Parsed ? std::string(P.getFilename())
+                       : FID == SM.getMainFileID() ? FilePath
+                                                   : absoluteFilePath(SM, FID);
+    return "#line " + std::to_string(P.getLine()) + " \"" +
+           escapeString(Name) + "\"";
+  }
+
   /// The current group's slots (plan() fills them) and its addrOf lambda.
   std::vector<DeferredSlot> Slots;
   std::optional<std::string> deferredAddresses(const SiteGroup &G,

@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+#include <functional>
 
 using namespace clang;
 
@@ -227,6 +228,11 @@ private:
       }
       if (!isPureCall(Call))
         return fail(Reason::CallBetween);
+      // A pure function may still read through the pointers it is given.
+      if (!readsOnlyArguments(Call->getDirectCallee()))
+        for (const Expr *Arg : Call->arguments())
+          if (Arg->getType()->isPointerType() && mayReadDestination(Arg))
+            return fail(Reason::ReadMayAlias);
     }
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
       if (!Construct->getConstructor()->isTrivial() &&
@@ -288,19 +294,21 @@ private:
     P = P->IgnoreParenCasts();
     if (Depth > 8)
       return true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(P);
-        BO && BO->isAdditiveOp())
+    // Depth 0 is the text between the sites, where a destination's own name
+    // is visited and reported; deeper is a local's initializer, elsewhere.
+    const bool NameVisited = Depth == 0;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isAdditiveOp())
       return mayReadDestination(BO->getLHS()->getType()->isPointerType()
                                     ? BO->getLHS()
                                     : BO->getRHS(),
-                                Depth + 1);
+                                NameVisited ? 0 : Depth + 1);
     if (P->getType()->isArrayType())
       return arrayMayBeDestination(P, Depth);
     if (const auto *ME = dyn_cast<MemberExpr>(P)) {
       const VarDecl *Root = referencedVar(ME->getBase());
       if (Root && Buffers.contains(Root) &&
           Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())))
-        return false;
+        return !NameVisited;
       return ME->isArrow() || !isReadOnlyInput(ME->getType()) ||
              !isKernelValue(Root);
     }
@@ -308,7 +316,7 @@ private:
     if (!V)
       return true;
     if (Buffers.contains(V))
-      return false;
+      return !NameVisited;
     if (isa<ParmVarDecl>(V))
       return !isKernelValue(V) || !isReadOnlyInput(V->getType());
     if (V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() &&
@@ -336,7 +344,8 @@ private:
           return mayReadDestination(ASE->getBase(), Depth + 1);
         A = ASE->getBase();
       } else {
-        return !referencedVar(A);
+        const VarDecl *Root = referencedVar(A);
+        return !Root || (Buffers.contains(Root) && Depth > 0);
       }
     }
   }
@@ -344,8 +353,8 @@ private:
   /// A pointer through which the kernel declares it only reads, or that it
   /// declares unaliased.
   static bool isReadOnlyInput(QualType T) {
-    return T->isPointerType() && (T->getPointeeType().isConstQualified() ||
-                                  T.isRestrictQualified());
+    return T->isPointerType() &&
+           (T->getPointeeType().isConstQualified() || T.isRestrictQualified());
   }
 
   /// A parameter of the kernel itself, unchanged by it.
@@ -442,9 +451,9 @@ bool isArgumentLikeVariable(const VarDecl *V) {
   if (V->isConstexpr())
     return true;
   if (V->getIdentifier() &&
-      llvm::is_contained({"threadIdx", "blockIdx", "blockDim", "gridDim",
-                          "warpSize"},
-                         V->getName()))
+      llvm::is_contained(
+          {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"},
+          V->getName()))
     return false;
   return V->getType().isConstQualified() && !V->hasAttr<CUDASharedAttr>();
 }
@@ -462,7 +471,8 @@ bool bodyReadsOnlyArguments(const Stmt *S, unsigned Depth) {
         V && !isArgumentLikeVariable(V))
       return false;
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
-    const auto *Decay = dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
+    const auto *Decay =
+        dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
     if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
       return false;
   }
@@ -470,7 +480,8 @@ bool bodyReadsOnlyArguments(const Stmt *S, unsigned Depth) {
       UO && UO->getOpcode() == UO_Deref)
     return false;
   if (const auto *ME = dyn_cast<MemberExpr>(S);
-      ME && ME->isArrow() && !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      ME && ME->isArrow() &&
+      !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return false;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (!readsOnlyArgumentsAt(Call->getDirectCallee(), Depth))
@@ -662,6 +673,15 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
         return Reason::NotVisibleAtBatch;
   }
 
+  // The reduction after the region evaluates the addresses and the key
+  // again: a declaration inside the region must not hide a name they use.
+  llvm::SmallVector<const Stmt *, 16> Region(regionOf(G).begin(),
+                                             regionOf(G).end());
+  llvm::SmallVector<const VarDecl *, 8> Declared;
+  declaredIn(Region, Declared);
+  if (Reason R = checkNamesKept(Sites, G, Declared); R != Reason::None)
+    return R;
+
   RegionChecker Checker(Sites, std::move(Buffers), G.Function);
   for (size_t I : G.Sites)
     if (Sites[I].BufferField)
@@ -670,6 +690,54 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     if (Reason R = Checker.check(S); R != Reason::None)
       return R;
   return Reason::None;
+}
+
+/// The names the reduction evaluates again: each site's address and key
+/// and the conditions between the site and the group's block.
+static void
+collectReevaluatedRefs(const AtomicSite &S, const CompoundStmt *Scope,
+                       llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *E) {
+    if (!E)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      Out.push_back(DRE);
+    for (const Stmt *Child : E->children())
+      Collect(Child);
+  };
+  Collect(S.Call->getArg(0));
+  Collect(S.Key);
+  for (const Stmt *A : S.Ancestors) {
+    if (A == Scope)
+      break;
+    if (const auto *If = dyn_cast<IfStmt>(A))
+      Collect(If->getCond());
+  }
+}
+
+Reason checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                      llvm::ArrayRef<const VarDecl *> Declared) {
+  if (Declared.empty())
+    return Reason::None;
+  for (size_t I : G.Sites) {
+    llvm::SmallVector<const DeclRefExpr *, 16> Refs;
+    collectReevaluatedRefs(Sites[I], G.Scope, Refs);
+    for (const DeclRefExpr *Ref : Refs)
+      for (const VarDecl *V : Declared)
+        if (V != Ref->getDecl() &&
+            V->getDeclName() == Ref->getDecl()->getDeclName())
+          return Reason::NameShadowed;
+  }
+  return Reason::None;
+}
+
+void declaredIn(llvm::ArrayRef<const Stmt *> Stmts,
+                llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  for (const Stmt *S : Stmts)
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Out.push_back(V);
 }
 
 Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,

@@ -31,6 +31,17 @@ Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,
                               const SiteGroup &G,
                               llvm::ArrayRef<const clang::Stmt *> Stmts);
 
+/// Reason::None when no variable of \p Declared (declarations that are
+/// visible where the reduction is written, but were not where the sites
+/// are) hides a name that the reduction evaluates again: a site's address,
+/// the key, a condition of a site.
+Reason checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                      llvm::ArrayRef<const clang::VarDecl *> Declared);
+
+/// The variables declared by the declaration statements among \p Stmts.
+void declaredIn(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
+
 /// True for an operator call in a template whose operands are arithmetic in
 /// every instantiation: it is the builtin operator.
 bool isArithmeticOperatorCall(const clang::CXXOperatorCallExpr *Op);

@@ -56,7 +56,9 @@ struct IsAlwaysSetRange<AlwaysSet<B, E>> : std::true_type {};
 /// registers, kScatterLaneK 91 -> 64 (256-thread blocks per SM: 2 -> 3 and
 /// 2 -> 4).
 template <typename T, int N, typename... Always> struct Fields {
-  static_assert(N >= 1, "a batch holds at least one field");
+  // N == 0 is a batch of a channel loop instantiated with no channels: the
+  // reductions do nothing for it (the loop added nothing either).
+  static_assert(N >= 0, "a batch holds no negative number of fields");
   static_assert(std::is_same<T, float>::value ||
                     std::is_same<T, double>::value ||
                     std::is_same<T, int>::value ||
@@ -69,11 +71,11 @@ template <typename T, int N, typename... Always> struct Fields {
   static_assert(((Always::kEnd <= N) && ...),
                 "an AlwaysSet range ends past the batch's last slot");
 
-  T val[N];
+  T val[N > 0 ? N : 1];
   using Type = T;
   static constexpr int kSize = N;
   static constexpr int kWords = (N + 31) / 32;
-  unsigned present[kWords];
+  unsigned present[kWords > 0 ? kWords : 1];
 
   /// Whether slot i is set whenever the key is (no run-time presence).
   static constexpr __host__ __device__ bool alwaysSet(int slot) {
@@ -117,7 +119,7 @@ template <typename T, int N, typename... Always> struct Fields {
 /// slots are left uninitialised, as the values are.
 template <typename T, int N, typename... Always>
 struct Batch : Fields<T, N, Always...> {
-  T *addr[N];
+  T *addr[N > 0 ? N : 1];
 
   __device__ __forceinline__ void set(int slot, T *a, T v) {
     addr[slot] = a;

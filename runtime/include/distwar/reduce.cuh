@@ -382,59 +382,72 @@ template <Strategy S, bool CheckKey, typename B, typename A, typename Key,
           typename Threshold>
 __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
                                           Threshold threshold, const A &addr) {
-  // Only a warp whose 32 lanes execute this call together is reduced. Lanes
-  // that are absent (exited, diverged, not yet arrived) are never waited for:
-  // the ballot is over the lanes present, and when none of them is active
-  // there is nothing to add. Every case that is not reduced leaves through
-  // one plain-atomic path: one copy of the N atomics in the caller's loop,
-  // not one per reason (smaller loops let ptxas keep the shared-memory
-  // addressing out of them).
-  const unsigned present = __activemask();
-  const unsigned ballot = __ballot_sync(present, active);
-  if (ballot == 0)
-    return;
-  bool reduce = false;
-  if (present == kFullMask) {
-    const int count = popCount(ballot);
-    if constexpr (CheckKey) {
-      const MatchType<Key> mine = matchKey(key);
-      const MatchType<Key> first =
-          __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
-      // The key needs a vote anyway; an int threshold rides along in it.
-      reduce = __all_sync(kFullMask, (!active || mine == first) &&
-                                         count >= static_cast<int>(threshold));
-    } else {
-      reduce = allReach(kFullMask, count, threshold);
+  if constexpr (B::kSize == 0) {
+    // No field (a channel loop instantiated with no channels): no lane
+    // adds anything.
+    (void)b, (void)active, (void)key, (void)threshold, (void)addr;
+  } else {
+    // Only a warp whose 32 lanes execute this call together is reduced. Lanes
+    // that are absent (exited, diverged, not yet arrived) are never waited for:
+    // the ballot is over the lanes present, and when none of them is active
+    // there is nothing to add. Every case that is not reduced leaves through
+    // one plain-atomic path: one copy of the N atomics in the caller's loop,
+    // not one per reason (smaller loops let ptxas keep the shared-memory
+    // addressing out of them).
+    const unsigned present = __activemask();
+    const unsigned ballot = __ballot_sync(present, active);
+    if (ballot == 0)
+      return;
+    bool reduce = false;
+    if (present == kFullMask) {
+      const int count = popCount(ballot);
+      if constexpr (CheckKey) {
+        const MatchType<Key> mine = matchKey(key);
+        const MatchType<Key> first =
+            __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
+        // The key needs a vote anyway; an int threshold rides along in it.
+        reduce =
+            __all_sync(kFullMask, (!active || mine == first) &&
+                                      count >= static_cast<int>(threshold));
+      } else {
+        reduce = allReach(kFullMask, count, threshold);
+      }
     }
+    if (!reduce) {
+      if (active)
+        ownAtomics(b, addr);
+      return;
+    }
+    typename B::Type v[B::kSize];
+    unpackValues(b, active, v);
+    reduceFullWarp<S>(b, v, addr, ballot);
   }
-  if (!reduce) {
-    if (active)
-      ownAtomics(b, addr);
-    return;
-  }
-  typename B::Type v[B::kSize];
-  unpackValues(b, active, v);
-  reduceFullWarp<S>(b, v, addr, ballot);
 }
 
 template <Strategy S, typename B, typename A, typename Key, typename Threshold>
 __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
                                        const A &addr) {
-  const unsigned mask = __activemask();
-  const int calling = popCount(mask);
-  if (!allReach(mask, calling, threshold)) {
-    ownAtomics(b, addr);
-    return;
+  if constexpr (B::kSize == 0) {
+    // No field (a channel loop instantiated with no channels): no lane
+    // adds anything.
+    (void)b, (void)key, (void)threshold, (void)addr;
+  } else {
+    const unsigned mask = __activemask();
+    const int calling = popCount(mask);
+    if (!allReach(mask, calling, threshold)) {
+      ownAtomics(b, addr);
+      return;
+    }
+    const unsigned peers = __match_any_sync(mask, matchKey(key));
+    typename B::Type v[B::kSize];
+    unpackValues(b, true, v);
+    // One key over the whole warp is the butterfly's case: every lane agrees on
+    // it (peers is the same full mask in all of them).
+    if (peers == kFullMask)
+      reduceFullWarp<S>(b, v, addr, kFullMask);
+    else
+      reduceSegmented<S>(b, v, addr, mask, peers);
   }
-  const unsigned peers = __match_any_sync(mask, matchKey(key));
-  typename B::Type v[B::kSize];
-  unpackValues(b, true, v);
-  // One key over the whole warp is the butterfly's case: every lane agrees on
-  // it (peers is the same full mask in all of them).
-  if (peers == kFullMask)
-    reduceFullWarp<S>(b, v, addr, kFullMask);
-  else
-    reduceSegmented<S>(b, v, addr, mask, peers);
 }
 
 } // namespace detail

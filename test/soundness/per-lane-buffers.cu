@@ -1,0 +1,78 @@
+// A __device__ function's pointer parameters may differ across lanes: each
+// lane can pass the pointer of its own primitive. Such a pointer is never
+// rebuilt from a key in another lane. With constant offsets it becomes the
+// key itself (one group keyed by the pointer); with any other index the site
+// stays plain.
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
+// RUN: grep -v '^ *//' %t.cu | %FileCheck %s
+// RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+
+// REPORT: per-lane-buffers.cu: 10 atomic site(s), 4 group(s), rewritten
+
+// A runtime-length channel loop through a pointer offset per lane (as
+// Pulsar's draw() adds colour gradients): plain.
+// REPORT-DAG: unchanged atomicAdd in addColour buffer=grad_col key=c {{.*}}[DW0006 buffer-not-uniform
+__device__ void addColour(float *grad_col, const float *g, int n_channels) {
+  for (int c = 0; c < n_channels; ++c)
+    atomicAdd(grad_col + c, g[c]);
+}
+__global__ void colours(float *grad_colours, const int *prim_of_pixel,
+                        const float *grad_pix, int n_channels) {
+  int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  addColour(grad_colours + prim_of_pixel[pix] * n_channels,
+            grad_pix + pix * n_channels, n_channels);
+}
+
+// The common helper: three constant offsets from a per-lane pointer are one
+// group keyed by the pointer (match-any on its value).
+// REPORT-DAG: group accumulate#0: batched (serial; not butterfly: DW0026 key-varies) key=grad type=float sites=3 slots=3
+// CHECK: ::distwar::reduceSerial(distwar_batch0, grad, DISTWAR_SITE_THRESHOLD(distwar_sites_per_lane_buffers_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &grad[0]; if (distwar_slot == 1) return &grad[1]; if (distwar_slot == 2) return &grad[2]; return nullptr; });
+__device__ void accumulate(float *grad, float3 g) {
+  atomicAdd(&grad[0], g.x);
+  atomicAdd(&grad[1], g.y);
+  atomicAdd(&grad[2], g.z);
+}
+__global__ void positions(float *grads, const int *prim_of_pixel,
+                          const float3 *gpix) {
+  int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  accumulate(grads + 3 * prim_of_pixel[pix], gpix[pix]);
+}
+
+// Two per-lane pointers at offset 0: one group keyed by each.
+// REPORT-DAG: group addAt0#0: batched (serial{{.*}}) key=g type=float sites=1 slots=1
+// REPORT-DAG: group addAt0#1: batched (serial{{.*}}) key=h type=float sites=1 slots=1
+__device__ void addAt0(float *g, float *h, float v) {
+  atomicAdd(&g[0], v);
+  atomicAdd(&h[0], v * 2.f);
+}
+__global__ void twoBuffers(float *ga, float *gb, float *gc, const float *x) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  addAt0((threadIdx.x & 1) ? ga : gb, gc, x[tid]);
+}
+
+// A per-lane pointer indexed by a key: the key alone does not name the
+// primitive, so both sites stay plain.
+// REPORT-DAG: unchanged atomicAdd in addGrad buffer=g key=id {{.*}}[DW0006 buffer-not-uniform
+// REPORT-DAG: unchanged atomicAdd in addGrad buffer=h key=id {{.*}}[DW0006 buffer-not-uniform
+__device__ void addGrad(float *g, float *h, int id, float v) {
+  atomicAdd(&g[id], v);
+  atomicAdd(&h[id], v * 2.f);
+}
+__global__ void keyed(float *ga, float *gb, float *gc, const int *ids,
+                      const float *x, int n) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float *dst = (threadIdx.x & 1) ? ga : gb;
+  for (int j = 0; j < n; j++)
+    addGrad(dst, gc, ids[j], x[tid * 64 + j]);
+}
+
+// A local pointer chosen per lane, in a kernel, is the key of its group too.
+// REPORT-DAG: group localPointer#0: batched (serial{{.*}}) key=dst type=float sites=2 slots=2
+__global__ void localPointer(float *ga, float *gb, const float *x) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float *dst = (x[tid] > 0.f ? ga : gb) + 2 * (tid % 7);
+  atomicAdd(&dst[0], x[tid]);
+  atomicAdd(&dst[1], 2.f * x[tid]);
+}
