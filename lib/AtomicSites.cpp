@@ -344,8 +344,17 @@ public:
 
 private:
   void walk(const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
+    if (!S)
       return;
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+      // Reported, never batched: the lambda's body is another function,
+      // called from places the analyses of this one do not see.
+      bool Outer = InLambda;
+      InLambda = true;
+      walk(Lambda->getBody());
+      InLambda = Outer;
+      return;
+    }
     if (const auto *Call = dyn_cast<CallExpr>(S);
         Call && Call->getNumArgs() == 2)
       if (std::optional<bool> DeviceAdd = atomicKind(Call, SM))
@@ -387,6 +396,8 @@ private:
               Call->getArg(0)->getBeginLoc().isMacroID() ||
               Call->getArg(0)->getEndLoc().isMacroID()))
       Site.Why = Reason::MacroExpansion;
+    if (InLambda && Site.Why == Reason::None)
+      Site.Why = Reason::InLambda;
     if (!InMainFile) {
       if (HeaderWhy != Reason::None)
         Site.Why = HeaderWhy;
@@ -456,6 +467,14 @@ private:
       return;
     }
     const Expr *BaseExpr = Base->IgnoreParenImpCasts();
+    // `(float *)p.d_val`: a buffer kept untyped (void *) in a struct is
+    // still that buffer; the element type is the cast's.
+    while (const auto *Cast = dyn_cast<ExplicitCastExpr>(BaseExpr)) {
+      if (!Cast->getType()->isPointerType() ||
+          !Cast->getSubExpr()->getType()->isPointerType())
+        break;
+      BaseExpr = Cast->getSubExpr()->IgnoreParenImpCasts();
+    }
     // `p.grad[key]`: a pointer member of a struct variable.
     // `p.cubemap.d_val[key]`: members of members of it, too.
     const FieldDecl *Field = nullptr;
@@ -695,6 +714,7 @@ private:
   /// the struct counts as a change of it.
   bool NestedField = false;
   bool InMainFile = true;
+  bool InLambda = false;
   HeaderPolicy Policy;
   llvm::DenseMap<const VarDecl *, bool> GlobalWritten;
   /// Why the current function's file may not be edited, or None.

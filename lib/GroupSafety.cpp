@@ -16,6 +16,14 @@ using namespace clang;
 
 namespace distwar {
 
+/// Clang's CUDA headers read threadIdx.x and its kin through these static
+/// methods: they read no memory and write nothing, but their value depends
+/// on the lane.
+static bool isIndexFetch(llvm::StringRef Name) {
+  return Name == "__fetch_builtin_x" || Name == "__fetch_builtin_y" ||
+         Name == "__fetch_builtin_z";
+}
+
 static bool isKnownPureName(llvm::StringRef Name) {
   static const llvm::StringSet<> Names = {"sqrtf",
                                           "sqrt",
@@ -100,7 +108,8 @@ static bool isKnownPureName(llvm::StringRef Name) {
                                           "__ffs",
                                           "__brev"};
   return Names.contains(Name) || Name.starts_with("make_") ||
-         Name.starts_with("__nv_") || Name.starts_with("__builtin_");
+         Name.starts_with("__nv_") || Name.starts_with("__builtin_") ||
+         isIndexFetch(Name);
 }
 
 /// A function of the known list as CUDA's headers or the compiler declare it
@@ -208,6 +217,15 @@ private:
         isa<DeclRefExpr>(ICE->getSubExpr()->IgnoreParenImpCasts()))
       return;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      // `a = b` of a trivially copyable struct (float2, a user's POD) is a
+      // store, whatever the call around it.
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+          Op && isTrivialAssignment(Op)) {
+        if (!isPrivateStore(Op->getArg(0)))
+          return fail(Reason::StoreBetween);
+        visitAddress(Op->getArg(0), AddressOfAtomic);
+        return visit(Op->getArg(1), false);
+      }
       if (CommutingAtomics.contains(Call)) {
         // Unused-result atomicAdds commute with the group's deferred adds.
         visit(Call->getArg(0), true);
@@ -268,6 +286,12 @@ private:
         UO && UO->getOpcode() == UO_Deref)
       return visit(UO->getSubExpr(), AddressOfAtomic);
     visit(E, AddressOfAtomic);
+  }
+
+  static bool isTrivialAssignment(const CXXOperatorCallExpr *Op) {
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    return M && Op->getNumArgs() == 2 && M->isTrivial() &&
+           (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator());
   }
 
   /// The pointer that \p S loads through (`p[i]`, `*p`, `p->x`), or null.
@@ -432,7 +456,7 @@ bool readsOnlyArgumentsAt(const FunctionDecl *FD, unsigned Depth) {
   if (!FD)
     return false;
   if (isKnownMathDeclaration(FD))
-    return true;
+    return !isIndexFetch(FD->getName());
   const FunctionDecl *Def = nullptr;
   if (Depth > 8 || !FD->hasBody(Def) || !Def)
     return false;

@@ -44,7 +44,13 @@ static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
   const AtomicSite &Last = Sites[G.Sites.back()];
   const Stmt *Iteration = iterationOf(First);
   G.Scope = nullptr;
+  // A channel loop belongs to its site: the batch goes outside it.
+  bool InsideChannel = First.Channel.has_value();
   for (const Stmt *A : First.Ancestors) {
+    if (InsideChannel) {
+      InsideChannel = A != First.Channel->Loop;
+      continue;
+    }
     if (A == Iteration)
       break; // a loop body that is not a block: no place for the batch
     const auto *Block = dyn_cast<CompoundStmt>(A);

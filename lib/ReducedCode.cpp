@@ -1,6 +1,8 @@
 //===- ReducedCode.cpp - code that already reduces across the warp --------===//
 
 #include "distwar/ReducedCode.h"
+#include "distwar/Uniformity.h"
+#include "distwar/VarWrites.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
@@ -68,6 +70,41 @@ bool isDistwarRuntime(const FunctionDecl *FD) {
   return false;
 }
 
+bool isShuffleName(llvm::StringRef Name) {
+  return Name.starts_with("__shfl") || Name == "shfl" ||
+         Name == "shfl_down" || Name == "shfl_up" || Name == "shfl_xor";
+}
+
+/// True when \p S names \p V.
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+    return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return mentions(C, V); });
+}
+
+/// True when \p Body combines \p Into with \p From: `Into += ...From...`,
+/// `Into = ... + From ...`, `Into = f(Into, From)`.
+bool combines(const Stmt *Body, const VarDecl *Into, const VarDecl *From) {
+  if (!Body)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
+      BO && BO->isAssignmentOp() && referencedVar(BO->getLHS()) == Into &&
+      mentions(BO->getRHS(), From) &&
+      (BO->isCompoundAssignmentOp() || mentions(BO->getRHS(), Into)))
+    return true;
+  return llvm::any_of(Body->children(), [&](const Stmt *C) {
+    return combines(C, Into, From);
+  });
+}
+
+/// Walks a function (and the functions it calls) for a reduction across the
+/// warp: a shuffle whose result is combined with the value it shuffled
+/// (`v += __shfl_down_sync(m, v, o)`, or through a local), a match or warp
+/// reduce, or cooperative groups' reduce. A shuffle that only passes a
+/// value along (`T = __shfl_up_sync(m, T, 1)`) reduces nothing.
 class CollectiveFinder {
 public:
   std::string find(const FunctionDecl *FD, unsigned Depth) {
@@ -75,18 +112,23 @@ public:
     if (!FD || Depth > 6 || !FD->hasBody(Def) || !Def ||
         !Visited.insert(Def).second)
       return "";
-    return inStmt(Def->getBody(), Depth);
+    const Stmt *Saved = Body;
+    Body = Def->getBody();
+    std::string Found = inStmt(Def->getBody(), nullptr, Depth);
+    Body = Saved;
+    return Found;
   }
 
 private:
-  std::string inStmt(const Stmt *S, unsigned Depth) {
+  std::string inStmt(const Stmt *S, const Stmt *Parent, unsigned Depth) {
     if (!S)
       return "";
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (isCooperativeGroupsReduce(Call))
         return "cooperative_groups::reduce";
       std::string Name = calledName(Call);
-      if (isWarpCollectiveName(Name))
+      if (isShuffleName(Name) ? shuffleReduces(Call, Parent)
+                              : isWarpCollectiveName(Name))
         return Name;
       // Helpers such as warpReduceSum(v) hide the shuffles.
       if (std::string Inner = isDistwarRuntime(Call->getDirectCallee())
@@ -96,13 +138,116 @@ private:
         return Inner;
     }
     for (const Stmt *Child : S->children())
-      if (std::string Found = inStmt(Child, Depth); !Found.empty())
+      if (std::string Found = inStmt(Child, S, Depth); !Found.empty())
         return Found;
     return "";
   }
 
+  /// Whether the shuffle \p Call (whose parent is \p Parent) feeds a sum:
+  /// its result is combined with the variable it shuffles, directly or
+  /// through the local it initialises or is assigned to.
+  bool shuffleReduces(const CallExpr *Call, const Stmt *Parent) {
+    const VarDecl *Source =
+        Call->getNumArgs() >= 2 ? rootVariable(Call->getArg(1)) : nullptr;
+    if (!Source)
+      return true; // cannot tell: as before, a collective
+    const VarDecl *Result = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(Parent);
+        DS && DS->isSingleDecl())
+      Result = dyn_cast<VarDecl>(DS->getSingleDecl());
+    else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
+             BO && BO->getOpcode() == BO_Assign)
+      Result = referencedVar(BO->getLHS());
+    if (Result == Source)
+      return false; // passed along, not summed
+    if (Result)
+      return combines(Body, Source, Result);
+    // Used in place: `v += shfl(v)`, `v = v + shfl(v)`, `fmaxf(v, shfl(v))`.
+    return true;
+  }
+
   llvm::DenseSet<const FunctionDecl *> Visited;
+  const Stmt *Body = nullptr;
 };
+
+/// An expression every lane of a warp evaluates to its own value: a thread
+/// index, cooperative groups' thread_rank(), those modulo or masked by a
+/// constant, or a local initialised with one.
+bool isLaneIndex(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (const VarDecl *Builtin = builtinVar(E))
+    return Builtin->getName() == "threadIdx";
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return calledName(Call) == "thread_rank";
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return (BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_And) &&
+           isLaneIndex(BO->getLHS(), Depth + 1);
+  if (const VarDecl *V = referencedVar(E)) {
+    const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
+    return V->isLocalVarDecl() && V->getInit() && F &&
+           !findWrite(F->getBody(), V, /*Through=*/false) &&
+           isLaneIndex(V->getInit(), Depth + 1);
+  }
+  return false;
+}
+
+/// `X == 0`, `0 == X` or `!X` with X a lane index, among the conjuncts of
+/// \p Cond: only one lane of each warp (or block) takes the branch.
+bool selectsOneLane(const Expr *Cond) {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  flattenAnd(Cond, Terms);
+  for (const Expr *T : Terms) {
+    T = T->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(T);
+        UO && UO->getOpcode() == UO_LNot && isLaneIndex(UO->getSubExpr()))
+      return true;
+    const auto *BO = dyn_cast<BinaryOperator>(T);
+    if (!BO || BO->getOpcode() != BO_EQ)
+      continue;
+    auto IsZero = [](const Expr *X) {
+      const auto *L = dyn_cast<IntegerLiteral>(X->IgnoreParenImpCasts());
+      return L && L->getValue() == 0;
+    };
+    if ((IsZero(BO->getRHS()) && isLaneIndex(BO->getLHS())) ||
+        (IsZero(BO->getLHS()) && isLaneIndex(BO->getRHS())))
+      return true;
+  }
+  return false;
+}
+
+/// Whether site \p S runs only in one lane per warp or block (`if (lane ==
+/// 0)`, `if (tid == 0)`): its values are combined already.
+bool inOneLane(const AtomicSite &S) {
+  const Stmt *Child = S.Call;
+  for (const Stmt *A : S.Ancestors) {
+    if (const auto *If = dyn_cast<IfStmt>(A);
+        If && Child == If->getThen() && selectsOneLane(If->getCond()))
+      return true;
+    Child = A;
+  }
+  return false;
+}
+
+/// Reasons that say only how the site looks; an already reduced function is
+/// left alone for a better reason.
+bool isFormReason(Reason R) {
+  switch (R) {
+  case Reason::None:
+  case Reason::MacroExpansion:
+  case Reason::AddressNotDecomposed:
+  case Reason::BufferNotUniform:
+  case Reason::KeyNotIntegral:
+  case Reason::KeyHasSideEffects:
+  case Reason::ChannelLoopUnsupported:
+  case Reason::UnsupportedType:
+  case Reason::DependentElementType:
+    return true;
+  default:
+    return false;
+  }
+}
 
 } // namespace
 
@@ -116,8 +261,7 @@ void markAlreadyReduced(std::vector<AtomicSite> &Sites) {
     auto [It, New] = Reduces.try_emplace(S.Function, false);
     if (New)
       It->second = !findWarpCollective(S.Function).empty();
-    if (It->second &&
-        (S.Why == Reason::None || S.Why == Reason::MacroExpansion))
+    if ((It->second || inOneLane(S)) && isFormReason(S.Why))
       S.Why = Reason::AlreadyReduced;
   }
 }

@@ -17,6 +17,8 @@ namespace distwar {
 
 namespace {
 
+} // namespace
+
 /// CUDA's built-in index variables (the real SDK and the hermetic shim both
 /// declare them as global variables of these names).
 const VarDecl *builtinVar(const Expr *E) {
@@ -43,6 +45,8 @@ const VarDecl *builtinVar(const Expr *E) {
     return V;
   return nullptr;
 }
+
+namespace {
 
 bool inCooperativeGroups(const Decl *D) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
@@ -523,8 +527,9 @@ bool UniformityAnalysis::distinctPerLane(const Expr *E, unsigned Depth) {
              ME->getMemberDecl()->getName() == "x";
     return false;
   }
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *M = MC->getMethodDecl();
+  // thread_rank() of a thread block or tile: a method, static for a block.
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *M = Call->getDirectCallee();
     return M && inCooperativeGroups(M) && M->getIdentifier() &&
            M->getName() == "thread_rank";
   }

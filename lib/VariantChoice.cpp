@@ -2,6 +2,9 @@
 
 #include "distwar/VariantChoice.h"
 #include "distwar/GroupSafety.h"
+#include "distwar/VarWrites.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace clang;
@@ -18,6 +21,36 @@ const char *variantName(GroupVariant K) {
     return "butterfly-uniform";
   }
   return "serial";
+}
+
+/// True when \p S (inside a loop when \p InLoop) adds to \p V with `+=` or
+/// `-=` inside a loop.
+static bool accumulatesInLoop(const Stmt *S, const VarDecl *V, bool InLoop) {
+  if (!S)
+    return false;
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+      CA && InLoop && referencedVar(CA->getLHS()) == V &&
+      (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+    return true;
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return accumulatesInLoop(C, V, InLoop || Loop);
+  });
+}
+
+/// The per-primitive layout (one thread per primitive): the group's atomics
+/// run once per thread, outside every loop, each adding a local that a loop
+/// accumulated. Every lane holds its own primitive's whole gradient, so
+/// lanes rarely share a key: batching gains nothing.
+static bool ownsItsPrimitive(const std::vector<AtomicSite> &Sites,
+                             const SiteGroup &G) {
+  const Stmt *Body = G.Function->getBody();
+  return llvm::all_of(G.Sites, [&](size_t I) {
+    const AtomicSite &S = Sites[I];
+    const VarDecl *Value = referencedVar(S.Call->getArg(1));
+    return iterationOf(S) == Body && Value && Value->isLocalVarDecl() &&
+           accumulatesInLoop(Body, Value, false);
+  });
 }
 
 std::vector<VariantDecision>
@@ -45,7 +78,9 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);
     if (AloneWhy == Reason::None && !Alone.UniformTrips)
       AloneWhy = Alone.TripReason;
-    Keys[I] = U.classifyKey(Sites[G.Sites.front()].Key);
+    Keys[I] = ownsItsPrimitive(Sites, G)
+                  ? KeyUniformity::Distinct
+                  : U.classifyKey(Sites[G.Sites.front()].Key);
     if (V == Variant::Auto && Keys[I] == KeyUniformity::Distinct) {
       G.Why = Reason::DistinctKeys;
       continue;

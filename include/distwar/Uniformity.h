@@ -74,6 +74,10 @@ private:
   bool HasGoto = false;
 };
 
+/// The CUDA built-in variable (threadIdx, blockIdx, blockDim, gridDim) whose
+/// member \p E reads (`threadIdx.x`), or null.
+const clang::VarDecl *builtinVar(const clang::Expr *E);
+
 /// True for barriers and warp-collectives (__syncthreads, __syncwarp,
 /// __shfl*, __ballot*, __any/__all, __match*, cooperative groups) and for
 /// calls that may contain one (an unknown body).

@@ -47,6 +47,14 @@ __device__ float atomicAdd_system(float *address, float val);
 __device__ int atomicSub(int *address, int val);
 __device__ float atomicExch(float *address, float val);
 
+__device__ float __shfl_sync(unsigned mask, float var, int src, int w = 32);
+__device__ float __shfl_up_sync(unsigned mask, float var, unsigned d, int w = 32);
+__device__ float __shfl_down_sync(unsigned mask, float var, unsigned d,
+                                  int w = 32);
+__device__ float __shfl_xor_sync(unsigned mask, float var, int m, int w = 32);
+__device__ unsigned __activemask();
+__device__ unsigned __match_any_sync(unsigned mask, int value);
+
 __device__ void __syncthreads();
 __device__ int __syncthreads_count(int predicate);
 __device__ float sqrtf(float);

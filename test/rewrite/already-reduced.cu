@@ -69,7 +69,7 @@ __global__ void cgReduce(float2 *grad, const int *ids, const float2 *v,
   const int leader = __ffs(peers) - 1;                                         \
   const int lane = threadIdx.x & 31
 #define IS_LEADER() (lane == leader)
-// CHECK: unchanged atomicAdd in matched buffer=sums {{.*}}DW0006
+// CHECK: unchanged atomicAdd in matched buffer=sums {{.*}}DW0035 already-reduced
 // CHECK: unchanged atomicAdd in matched {{.*}}DW0035 already-reduced
 // CHECK: unchanged atomicAdd in matched {{.*}}DW0035 already-reduced
 // CHECK: unchanged atomicAdd in matched {{.*}}DW0035 already-reduced
