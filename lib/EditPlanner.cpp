@@ -144,7 +144,17 @@ public:
     }
     if (Sites[G.Sites.front()].KeyText.empty())
       return Reason::MacroExpansion;
-    if (spansConditional(statementBegin(G.First), afterStatement(G.Last)))
+    // Whole #if blocks between the sites are fine (a configuration macro):
+    // the batch and the reduction lie outside them, and each site inside
+    // one is tracked (its set() is gone where the block is).
+    llvm::SmallVector<SourceLocation, 8> Points = {statementBegin(G.First),
+                                                   afterStatement(G.Last)};
+    for (size_t I : G.Sites) {
+      Points.push_back(SM.getExpansionLoc(Sites[I].Call->getBeginLoc()));
+      Points.push_back(SM.getExpansionLoc(Sites[I].Call->getEndLoc()));
+    }
+    if (cutsConditional(statementBegin(G.First), afterStatement(G.Last),
+                        Points, /*InsideOk=*/G.Sites.size() > 0))
       return Reason::PreprocessorConditional;
     return Reason::None;
   }
@@ -172,7 +182,16 @@ public:
                                                       SM, Ctx.getLangOpts())))
         return Reason::PreprocessorConditional;
     }
-    if (spansConditional(F.Body->getLBracLoc(), F.Body->getRBracLoc()))
+    // Flags, guards and the reduction go outside every #if block.
+    llvm::SmallVector<SourceLocation, 8> Points = {
+        F.Body->getLBracLoc().getLocWithOffset(1), F.Body->getRBracLoc(),
+        afterStatement(F.Holder)};
+    for (const Stmt *S : F.GuardAfter)
+      Points.push_back(afterStatement(S));
+    if (F.PrevHolder)
+      Points.push_back(afterStatement(F.PrevHolder));
+    if (cutsConditional(F.Body->getLBracLoc(), F.Body->getRBracLoc(), Points,
+                        /*InsideOk=*/false))
       return Reason::PreprocessorConditional;
     if (F.EarlyReturn) {
       SourceLocation End = afterStatement(F.EarlyReturn);
@@ -609,9 +628,9 @@ private:
     for (size_t K = 0; K <= Slots.size(); ++K) {
       bool Always = false;
       if (K < Slots.size() && !MayJump) {
-        std::optional<std::string> Cond =
-            siteCondition(Ctx, Sites[Slots[K].Site], G.Scope);
-        Always = Cond && Cond->empty();
+        const AtomicSite &S = Sites[Slots[K].Site];
+        std::optional<std::string> Cond = siteCondition(Ctx, S, G.Scope);
+        Always = Cond && Cond->empty() && !inConditionalBlock(G, S);
       }
       if (Always && !RunStart)
         RunStart = K;
@@ -735,6 +754,89 @@ private:
     if (Next && Next->is(tok::semi) && !isa<CompoundStmt, DeclStmt>(S))
       return Next->getEndLoc();
     return Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
+  }
+
+  /// The outermost #if ... #endif blocks in [Begin, End) as offsets of
+  /// their first and past their last directive line, or nullopt when a
+  /// directive there has no partner inside the range.
+  std::optional<std::vector<std::pair<unsigned, unsigned>>>
+  conditionalBlocks(SourceLocation Begin, SourceLocation End) {
+    unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
+    llvm::StringRef Data = SM.getBufferData(SM.getFileID(Begin));
+    static const llvm::Regex Directive(
+        "^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)"
+        "([^A-Za-z0-9_]|$)");
+    std::vector<std::pair<unsigned, unsigned>> Blocks;
+    unsigned Depth = 0, Start = 0;
+    for (unsigned Line = B; Line < E;) {
+      unsigned Next = Data.find('\n', Line);
+      Next = Next == llvm::StringRef::npos ? Data.size() : Next + 1;
+      llvm::SmallVector<llvm::StringRef, 3> M;
+      if (Directive.match(Data.slice(Line, Next).rtrim("\r\n"), &M)) {
+        llvm::StringRef Kind = M[1];
+        if (Kind.starts_with("if")) {
+          if (Depth++ == 0)
+            Start = Line;
+        } else if (Kind == "endif") {
+          if (Depth == 0)
+            return std::nullopt;
+          if (--Depth == 0)
+            Blocks.push_back({Start, Next});
+        } else if (Depth == 0) {
+          return std::nullopt; // #else or #elif of a block opened before
+        }
+      }
+      Line = Next;
+    }
+    if (Depth)
+      return std::nullopt;
+    return Blocks;
+  }
+
+  /// Whether the directives in [Begin, End) do not pair up there, or one of
+  /// \p Points (where text is inserted) lies inside an #if block. With
+  /// \p InsideOk, a point may lie inside a block when its partner of the
+  /// same site (the next point) lies inside the same one.
+  bool cutsConditional(SourceLocation Begin, SourceLocation End,
+                       llvm::ArrayRef<SourceLocation> Points, bool InsideOk) {
+    if (Begin.isInvalid() || End.isInvalid())
+      return true;
+    auto Blocks = conditionalBlocks(Begin, End);
+    if (!Blocks)
+      return true;
+    auto BlockOf = [&](SourceLocation L) -> int {
+      unsigned O = SM.getFileOffset(L);
+      for (size_t K = 0; K < Blocks->size(); ++K)
+        if ((*Blocks)[K].first <= O && O < (*Blocks)[K].second)
+          return K;
+      return -1;
+    };
+    for (size_t I = 0; I < Points.size(); ++I) {
+      if (Points[I].isInvalid())
+        return true;
+      int K = BlockOf(Points[I]);
+      bool SitePair = InsideOk && I >= 2;
+      if (K < 0)
+        continue;
+      if (!SitePair)
+        return true;
+      // A site's begin and end: both inside the same block.
+      size_t Partner = (I % 2 == 0) ? I + 1 : I - 1;
+      if (Partner >= Points.size() || BlockOf(Points[Partner]) != K)
+        return true;
+    }
+    return false;
+  }
+
+  /// Whether site \p S lies inside an #if block of \p G's region.
+  bool inConditionalBlock(const SiteGroup &G, const AtomicSite &S) {
+    auto Blocks = conditionalBlocks(statementBegin(G.First),
+                                    afterStatement(G.Last));
+    assert(Blocks && "a planned group's directives pair up");
+    unsigned O = SM.getFileOffset(SM.getExpansionLoc(S.Call->getBeginLoc()));
+    return llvm::any_of(*Blocks, [&](const auto &B) {
+      return B.first <= O && O < B.second;
+    });
   }
 
   bool spansConditional(SourceLocation Begin, SourceLocation End) {
