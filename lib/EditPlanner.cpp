@@ -41,6 +41,10 @@ std::string siteTableName(llvm::StringRef FilePath) {
 
 namespace {
 
+/// distwar::kMaxBatchFields (runtime/include/distwar/batch.cuh): the most
+/// slots a batch keeps, and the longest channel loop unrolled wholly.
+constexpr int kMaxBatchFields = 32;
+
 /// Insertions at one offset are ordered by rank, then by planning order.
 enum Rank {
   RankPrologue,
@@ -204,6 +208,23 @@ public:
     return Reason::None;
   }
 
+  /// The unroll pragma of a channel loop: whole, so that its slots are
+  /// constants, up to the runtime's batch limit; a longer loop (known only
+  /// per instantiation when its bound is a template parameter) stays rolled
+  /// (distwar::kChannelUnroll, batch.cuh).
+  std::string unrollPragma(const ChannelLoop &CL, const std::string &Trip) {
+    const Expr *Lower = CL.Lower->IgnoreParenImpCasts();
+    const Expr *Upper = CL.Upper->IgnoreParenImpCasts();
+    Expr::EvalResult L, U;
+    if (!Lower->isValueDependent() && !Upper->isValueDependent() &&
+        Lower->EvaluateAsInt(L, Ctx) && Upper->EvaluateAsInt(U, Ctx)) {
+      llvm::APSInt Count = U.Val.getInt() - L.Val.getInt();
+      return Count.sle(kMaxBatchFields) ? "_Pragma(\"unroll\")"
+                                        : "_Pragma(\"unroll 1\")";
+    }
+    return "_Pragma(\"unroll ::distwar::kChannelUnroll<" + Trip + ">\")";
+  }
+
   /// The group's edits; fills the slot and size texts.
   void plan(const SiteGroup &G, unsigned K, unsigned TableIndex,
             PlannedEdits &Out, const VariantDecision *D) {
@@ -232,7 +253,8 @@ public:
              Lower});
         ChannelTerms.push_back(Slots.back().Extent);
         if (!CL.HasUnrollPragma && Pragmas.insert(CL.Loop).second)
-          add(CL.Loop->getBeginLoc(), 0, "_Pragma(\"unroll\") ", RankPragma);
+          add(CL.Loop->getBeginLoc(), 0,
+              unrollPragma(CL, Slots.back().Extent) + " ", RankPragma);
       } else {
         Slot = joinSum(ChannelTerms, Constant++, true);
         Slots.push_back({I, Slot, "", ""});

@@ -55,6 +55,23 @@ struct IsAlwaysSetRange<AlwaysSet<B, E>> : std::true_type {};
 /// reduction. 3DGS backward auto output (N = 10, sm_90): kLeader 97 -> 80
 /// registers, kScatterLaneK 91 -> 64 (256-thread blocks per SM: 2 -> 3 and
 /// 2 -> 4).
+/// The most fields a batch keeps in registers until its reduction. A group
+/// with more (a channel loop of 128 feature channels) keeps only its first
+/// kKeptOfLongBatch slots and issues each other one as a plain atomic where
+/// it is set, at the atomic's own place: registers stay bounded (no spills;
+/// a 128-channel feature backward: 46 registers against 32 plain, 255 and a
+/// stack frame when every slot was kept), and every slot still adds exactly
+/// what it added before. The rewriter unrolls a channel loop only up to the
+/// same length.
+constexpr int kMaxBatchFields = 32;
+constexpr int kKeptOfLongBatch = 8;
+
+/// How far the rewriter's `#pragma unroll` unrolls a channel loop of Trip
+/// iterations: wholly up to kMaxBatchFields (slots become constants), not at
+/// all beyond (a 128-iteration body unrolled costs every register).
+template <int Trip>
+constexpr int kChannelUnroll = Trip <= kMaxBatchFields ? Trip : 1;
+
 template <typename T, int N, typename... Always> struct Fields {
   // N == 0 is a batch of a channel loop instantiated with no channels: the
   // reductions do nothing for it (the loop added nothing either).
@@ -71,10 +88,11 @@ template <typename T, int N, typename... Always> struct Fields {
   static_assert(((Always::kEnd <= N) && ...),
                 "an AlwaysSet range ends past the batch's last slot");
 
-  T val[N > 0 ? N : 1];
+  /// The slots kept for the reduction: [0, kSize).
+  static constexpr int kSize = N <= kMaxBatchFields ? N : kKeptOfLongBatch;
+  T val[kSize > 0 ? kSize : 1];
   using Type = T;
-  static constexpr int kSize = N;
-  static constexpr int kWords = (N + 31) / 32;
+  static constexpr int kWords = (kSize + 31) / 32;
   unsigned present[kWords > 0 ? kWords : 1];
 
   /// Whether slot i is set whenever the key is (no run-time presence).
@@ -84,7 +102,7 @@ template <typename T, int N, typename... Always> struct Fields {
   /// The tracked slots among 0..31, as bits of present[0].
   static constexpr __host__ __device__ unsigned trackedInFirstWord() {
     unsigned mask = 0;
-    for (int i = 0; i < N && i < 32; ++i)
+    for (int i = 0; i < kSize && i < 32; ++i)
       if (!alwaysSet(i))
         mask |= 1u << i;
     return mask;
@@ -96,9 +114,21 @@ template <typename T, int N, typename... Always> struct Fields {
       present[w] = 0u;
   }
 
+  /// Keeps slot `slot`'s value (its address is rebuilt by the reduction's
+  /// addrOf), or adds it at `a` now when the batch does not keep the slot.
+  /// `slot` is a compile-time constant after unrolling.
+  /// `slot` is a compile-time constant after unrolling, except in a channel
+  /// loop too long to unroll: then a chain of selects keeps the values in
+  /// registers (an indexed store would move them to local memory).
   __device__ __forceinline__ void set(int slot, T *a, T v) {
-    (void)a;
-    val[slot] = v;
+    if (slot >= kSize) {
+      atomicAdd(a, v);
+      return;
+    }
+#pragma unroll
+    for (int i = 0; i < kSize; ++i)
+      if (i == slot)
+        val[i] = v;
     if (!alwaysSet(slot))
       present[slot / 32] |= 1u << (slot % 32);
   }
@@ -119,10 +149,14 @@ template <typename T, int N, typename... Always> struct Fields {
 /// slots are left uninitialised, as the values are.
 template <typename T, int N, typename... Always>
 struct Batch : Fields<T, N, Always...> {
-  T *addr[N > 0 ? N : 1];
+  T *addr[Fields<T, N, Always...>::kSize > 0 ? Fields<T, N, Always...>::kSize
+                                              : 1];
 
   __device__ __forceinline__ void set(int slot, T *a, T v) {
-    addr[slot] = a;
+#pragma unroll
+    for (int i = 0; i < Fields<T, N, Always...>::kSize; ++i)
+      if (i == slot)
+        addr[i] = a;
     Fields<T, N, Always...>::set(slot, a, v);
   }
 
