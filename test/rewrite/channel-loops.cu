@@ -32,7 +32,7 @@ __global__ void named(float *dc, float *dsh, int id, float v) {
 
 template <int C>
 __global__ void templated(float *dc, float *dop, int id, float v) {
-  // CHECK: ::distwar::Fields<float, C + 1, ::distwar::AlwaysSet<0, C + 1>> distwar_batch0; _Pragma("unroll") for (int ch = 0; ch < C; ch++) {
+  // CHECK: ::distwar::Fields<float, C + 1, ::distwar::AlwaysSet<0, C + 1>> distwar_batch0; _Pragma("unroll ::distwar::kChannelUnroll<C>") for (int ch = 0; ch < C; ch++) {
   for (int ch = 0; ch < C; ch++) {
     // CHECK-NEXT: distwar_batch0.set(0 + ch, &dc[id * C + ch], v);
     atomicAdd(&dc[id * C + ch], v);

@@ -10,7 +10,7 @@ namespace ns {
 template <typename T, int N>
 __global__ void accumulate(T *grad, const int *ids, T v) {
   const int id = ids[blockIdx.x];
-  // CHECK: ::distwar::Fields<T, N + 1, ::distwar::AlwaysSet<0, N + 1>> distwar_batch0; _Pragma("unroll") for (int i = 0; i < N; ++i)
+  // CHECK: ::distwar::Fields<T, N + 1, ::distwar::AlwaysSet<0, N + 1>> distwar_batch0; _Pragma("unroll ::distwar::kChannelUnroll<N>") for (int i = 0; i < N; ++i)
   for (int i = 0; i < N; ++i)
     atomicAdd(&grad[id * (N + 1) + i], v);
   // CHECK: distwar_batch0.set(N + 0, &grad[id * (N + 1) + N], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_templates_cu, 0), [&](int distwar_slot) -> T * { if (distwar_slot >= 0 && distwar_slot < 0 + N) { const int i = distwar_slot - (0) + (0); return &grad[id * (N + 1) + i]; } if (distwar_slot == N + 0) return &grad[id * (N + 1) + N]; return nullptr; });
