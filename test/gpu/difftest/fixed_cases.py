@@ -15,8 +15,8 @@ CASES = [
     # primitive (Pulsar's draw()); runtime channel count.
     ("r1", ["devfn-ptr", "key-lane"],
      ["__device__ void addColour(float *grad_col, const float *g, int n_channels) {\n"
-      "  for (int c = 0; c < n_channels; ++c)\n"
-      "    atomicAdd(grad_col + c, g[c]);\n}"],
+      "  for (int c = 0; c < n_channels; ++c) { // runtime trip count\n"
+      "    atomicAdd(grad_col + c, g[c]);\n  }\n}"],
      [("float *grad_colours", "atomic", "float", "DT_KEYS * 3"),
       ("const int *prim_of_pixel", "in", "a.in.ids"),
       ("const float *grad_pix", "in", "a.in.x"),
@@ -108,14 +108,16 @@ CASES = [
       "  atomicAdd(&ga[key], v);",
       "  atomicAdd(&gb[key], v * 2.f);"]),
     # d4: a destination read through another name between the sites. One
-    # key per warp, so the first iteration's read misses the warp's own add.
+    # key per warp (fewer than DT_KEYS warps in every launch shape), so the
+    # first iteration's read misses the warp's own add.
     ("d4", ["read-between", "read-alias", "key-mixed"], [],
      [("float *ga", "atomic", "float", "DT_KEYS"),
       ("float *gb", "atomic", "float", "DT_KEYS"),
       ("const float *x", "in", "a.in.x"),
       ("int *flag", "store", "int", "DT_TCAP"), ("int n", "in", "a.in.n")],
      ["  const float *p = ga;",
-      "  const int id = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32) % DT_KEYS;",
+      "  const int warps = (blockDim.x + 31) / 32;",
+      "  const int id = (int)(blockIdx.x * warps + threadIdx.x / 32) % DT_KEYS;",
       "  int seen = 0;",
       "  for (int j = 0; j < n; j++) {",
       "    const float v = x[tid * DT_TRIPS + j] + 2.f;",
