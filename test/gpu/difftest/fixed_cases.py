@@ -5,10 +5,21 @@ GPU run with that tool must report every one of them; they are kernels
 0..len(CASES)-1 of every generated set.
 
 A case is (name, features, helpers, params, body): params are
-(declaration, kind[, argument]) with kind "in" (the launcher expression is
-given), "atomic"/"store" (a new buffer: element type, count) or "alias" (the
-buffer of an earlier parameter, by name). The body may use `tid`.
+(declaration, kind, ...) with kind "in" (then the launcher's expression) or
+"atomic"/"store" (a new buffer: then its element type and count). The body
+may use `tid`.
 """
+
+
+def grads(*names):
+    """Float gradient buffers of DT_KEYS elements."""
+    return [("float *%s" % n, "atomic", "float", "DT_KEYS") for n in names]
+
+
+IDS = ("const int *ids", "in", "a.in.ids")
+X = ("const float *x", "in", "a.in.x")
+THR = ("const float *thr", "in", "a.in.thr")
+N = ("int n", "in", "a.in.n")
 
 CASES = [
     # r1: a helper adds through a pointer that each lane offsets to its own
@@ -31,18 +42,16 @@ CASES = [
       "  atomicAdd(&grad[2], g.z);\n}"],
      [("float *grads", "atomic", "float", "DT_KEYS * 3"),
       ("const int *prim_of_pixel", "in", "a.in.ids"),
-      ("const float *x", "in", "a.in.x")],
+      X],
      ["  const float *g = x + tid * DT_TRIPS;",
       "  accumulate(grads + 3 * prim_of_pixel[tid % DT_IDS],",
       "             make_float3(g[0], g[1], g[2]));"]),
     # d1: a declaration hoisted to the loop body's head shadows an outer name
     # that the body reads before it.
     ("d1", ["shadow", "continue", "key-uniform", "state"], [],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("const int *ids", "in", "a.in.ids"), ("const float *x", "in", "a.in.x"),
-      ("const float *thr", "in", "a.in.thr"),
-      ("float *out", "store", "float", "DT_TCAP"), ("int n", "in", "a.in.n")],
+     grads("ga", "gb") + [
+      IDS, X, THR,
+      ("float *out", "store", "float", "DT_TCAP"), N],
      ["  float w = 0.25f, acc = 0.f;",
       "  for (int j = 0; j < n; j++) {",
       "    const float v = x[tid * DT_TRIPS + j] + w;",
@@ -57,11 +66,9 @@ CASES = [
       "  out[tid] = acc;"]),
     # d1b: a local between the sites shadows a buffer parameter.
     ("d1b", ["shadow", "continue", "key-uniform"], [],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("float *gc", "atomic", "float", "DT_KEYS"),
-      ("const int *ids", "in", "a.in.ids"), ("const float *x", "in", "a.in.x"),
-      ("float *out", "store", "float", "DT_TCAP"), ("int n", "in", "a.in.n")],
+     grads("ga", "gb", "gc") + [
+      IDS, X,
+      ("float *out", "store", "float", "DT_TCAP"), N],
      ["  float acc = 0.f;",
       "  for (int j = 0; j < n; j++) {",
       "    const float v = x[tid * DT_TRIPS + j];",
@@ -78,28 +85,23 @@ CASES = [
     ("d2", ["devfn-buf", "key-uniform"],
      ["__device__ void addAt0(float *g, float *h, float v) {\n"
       "  atomicAdd(&g[0], v);\n  atomicAdd(&h[0], v * 2.f);\n}"],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("float *gc", "atomic", "float", "DT_KEYS"),
-      ("const float *x", "in", "a.in.x")],
+     grads("ga", "gb", "gc") + [
+      X],
      ["  addAt0((threadIdx.x & 1) ? ga : gb, gc, x[tid * DT_TRIPS]);"]),
     # d2b: the same with a uniform key inside a loop.
     ("d2b", ["devfn-buf", "key-uniform"],
      ["__device__ void addGrad(float *g, float *h, int id, float v) {\n"
       "  atomicAdd(&g[id], v);\n  atomicAdd(&h[id], v * 2.f);\n}"],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("float *gc", "atomic", "float", "DT_KEYS"),
-      ("const int *ids", "in", "a.in.ids"), ("const float *x", "in", "a.in.x"),
-      ("int n", "in", "a.in.n")],
+     grads("ga", "gb", "gc") + [
+      IDS, X,
+      N],
      ["  float *dst = (threadIdx.x & 1) ? ga : gb;",
       "  for (int j = 0; j < n; j++)",
       "    addGrad(dst, gc, ids[j], x[tid * DT_TRIPS + j]);"]),
     # d3: a per-lane goto picks the key.
     ("d3", ["goto", "key-mixed"], [],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("const float *x", "in", "a.in.x")],
+     grads("ga", "gb") + [
+      X],
      ["  int key = 1;",
       "  if (x[tid * DT_TRIPS] < 0.5f) goto done;",
       "  key = 2;",
@@ -111,10 +113,9 @@ CASES = [
     # key per warp (fewer than DT_KEYS warps in every launch shape), so the
     # first iteration's read misses the warp's own add.
     ("d4", ["read-between", "read-alias", "key-mixed"], [],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("const float *x", "in", "a.in.x"),
-      ("int *flag", "store", "int", "DT_TCAP"), ("int n", "in", "a.in.n")],
+     grads("ga", "gb") + [
+      X,
+      ("int *flag", "store", "int", "DT_TCAP"), N],
      ["  const float *p = ga;",
       "  const int warps = (blockDim.x + 31) / 32;",
       "  const int id = (int)(blockIdx.x * warps + threadIdx.x / 32) % DT_KEYS;",
@@ -132,11 +133,9 @@ CASES = [
     ("d5", ["make-call", "continue", "tiles", "key-uniform"],
      ["__device__ float make_weight(int *calls, int tid, float v) {\n"
       "  calls[tid] += 1;\n  return v * 0.5f;\n}"],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("const int *ids", "in", "a.in.ids"), ("const float *x", "in", "a.in.x"),
-      ("const float *thr", "in", "a.in.thr"),
-      ("int *calls", "store", "int", "DT_TCAP"), ("int n", "in", "a.in.n")],
+     grads("ga", "gb") + [
+      IDS, X, THR,
+      ("int *calls", "store", "int", "DT_TCAP"), N],
      ["  __shared__ float s[32];",
       "  if (threadIdx.x < 32)",
       "    s[threadIdx.x] = x[threadIdx.x];",
@@ -157,9 +156,8 @@ CASES = [
     ("d5b", ["make-call", "key-mixed"],
      ["__device__ int make_key(int j) {\n"
       "  return (j * 4 + (int)(threadIdx.x % 32) / 8) % DT_KEYS;\n}"],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("const float *x", "in", "a.in.x"), ("int n", "in", "a.in.n")],
+     grads("ga", "gb") + [
+      X, N],
      ["  for (int j = 0; j < n; j++) {",
       "    const int id = make_key(j);",
       "    atomicAdd(&ga[id], x[tid * DT_TRIPS + j]);",
@@ -168,10 +166,9 @@ CASES = [
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
-     [("float *ga", "atomic", "float", "DT_KEYS"),
-      ("float *gb", "atomic", "float", "DT_KEYS"),
-      ("const int *ids", "in", "a.in.ids"), ("const float *x", "in", "a.in.x"),
-      ("int n", "in", "a.in.n")],
+     grads("ga", "gb") + [
+      IDS, X,
+      N],
      ["  for (int j = 0; j < n; j++) {",
       "    const float v = x[tid * DT_TRIPS + j];",
       "    const int id = ids[j];",
