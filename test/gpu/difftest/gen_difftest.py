@@ -108,6 +108,8 @@ class Kernel:
         self.epilogue = []
         self.tags = []  # stack of feature sets of the sites being written
         self.key_tags = {}  # key variable -> features of how it is computed
+        self.float_dests = []  # (parameter, buffer) of float gradients
+        self.uses_seen = False
 
     # -- bookkeeping -------------------------------------------------------
     def fresh(self, prefix):
@@ -273,7 +275,6 @@ class Gen(Kernel):
         self.in_param("int n", "a.in.n")
         self.in_param("int npix", "a.in.npix")
         self.out_param("float", "DT_TCAP", "kF32", "out", role="kStore")
-        self.uses_seen = False
         self.uses_calls = False
         self.emit(1, "const float t = thr[tid];")
         self.emit(1, "float w = 1.f, T = 1.f;")
@@ -490,10 +491,13 @@ class Gen(Kernel):
             self.emit(d + i, "}")
 
     def state(self, d):
+        """Running sums, transmittance, a counter (stored at the end)."""
         self.feature("state")
-        self.emit(d, self.rng.choice([
+        update = self.rng.choice([
             "w = w * 0.75f + a;", "T *= 1.f - 0.5f * a;", "w += T * a;",
-            "T = T * 0.5f + 0.25f;"]))
+            "T = T * 0.5f + 0.25f;", "seen += 3;"])
+        self.uses_seen = self.uses_seen or update.startswith("seen")
+        self.emit(d, update)
 
     def make_weight(self, d):
         """A `make_` helper that writes memory, between continues (d5)."""
@@ -566,7 +570,7 @@ class Gen(Kernel):
             kind = r.choice(["scalar", "scalar", "vec", "stride", "channel",
                              "double", "int", "helper-ptr", "helper-buf",
                              "macro", "cond", "lane-cond", "read", "alias",
-                             "user", "state"])
+                             "user", "state", "alias-dest"])
             with self.tagging(self.key_tags.get(key, ())):
                 elems.add(self.site(d, kind, key, in_loop))
         elems.discard(None)
@@ -584,6 +588,8 @@ class Gen(Kernel):
         name = self.fresh({"float": "g", "double": "gd", "int": "gi",
                            "unsigned": "gu", "unsigned long long": "gl"}[elem])
         b = self.out_param(ctype, "DT_KEYS * %d" % stride, ELEM[elem], name)
+        if elem == "float" and stride == 1:
+            self.float_dests.append((name, b))
         return name, b
 
     def site(self, d, kind, key, in_loop):
@@ -684,6 +690,17 @@ class Gen(Kernel):
             return self.read_between(d, key, kind == "alias")
         if kind == "user":
             return self.user_atomic(d, key)
+        if kind == "alias-dest":
+            # Adds to one buffer under two parameter names.
+            self.feature("alias-param")
+            if not self.float_dests:
+                name, _ = self.elem_param("float", 1)
+                self.emit(d, "atomicAdd(&%s[%s], %s);" % (name, key, self.value()))
+            name, b = self.rng.choice(self.float_dests)
+            alias = self.fresh("alias")
+            self.alias_param(b, "float", alias)
+            self.emit(d, "atomicAdd(&%s[%s], %s);" % (alias, key, self.value()))
+            return "float"
         raise AssertionError(kind)
 
     def read_between(self, d, key, through_alias):
