@@ -66,7 +66,20 @@ public:
       pending_.push_back(
           {from, std::min<int>(from + o_.batch, selection_.size())});
     std::vector<Worker> running;
+    const Clock::time_point start = Clock::now();
     while (!pending_.empty() || !running.empty()) {
+      if (o_.timeLimit > 0 &&
+          std::chrono::duration<double>(Clock::now() - start).count() >
+              o_.timeLimit) {
+        // Out of time: what did not finish is reported as not run, and the
+        // summary still comes out.
+        for (Worker &w : running) {
+          kill(w.pid, SIGKILL);
+          close(w.fd);
+          waitpid(w.pid, nullptr, 0);
+        }
+        break;
+      }
       while (!pending_.empty() && static_cast<int>(running.size()) < o_.jobs) {
         running.push_back(
             spawn(pending_.front().first, pending_.front().second));
@@ -243,17 +256,20 @@ private:
   }
 
   int summary() {
-    int passed = 0, failed = 0, hung = 0;
+    int passed = 0, failed = 0, hung = 0, notRun = 0;
     std::vector<int> bad;
     for (size_t pos = 0; pos < results_.size(); ++pos) {
       const State s = results_[pos].state;
       passed += s == State::Passed;
-      failed +=
-          s == State::Failed || s == State::Pending || s == State::Running;
+      failed += s == State::Failed;
       hung += s == State::Hung;
-      if (s != State::Passed)
+      notRun += s == State::Pending || s == State::Running;
+      if (s == State::Failed || s == State::Hung)
         bad.push_back(difftest_meta::kKernels[selection_[pos]].index);
     }
+    if (notRun)
+      std::printf("%d kernel(s) not run: --time-limit %.0f s reached\n", notRun,
+                  o_.timeLimit);
     for (const auto &entry : failedVariants_)
       for (const std::string &v : entry.second)
         ++failuresByVariant_[v];
@@ -274,7 +290,7 @@ private:
                   o_.seed, list.c_str(), difftest_meta::kGeneratorSeed);
     }
     std::printf("%d passed, %d failed, %d hung\n", passed, failed, hung);
-    return failed == 0 && hung == 0 && passed > 0 ? 0 : 1;
+    return failed == 0 && hung == 0 && notRun == 0 && passed > 0 ? 0 : 1;
   }
 
   const Options &o_;

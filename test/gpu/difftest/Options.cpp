@@ -26,6 +26,7 @@ static const char kUsage[] =
     "  --jobs N          worker processes at a time (default 3)\n"
     "  --batch N         kernels per worker process (default 48)\n"
     "  --hang-seconds S  a launch that takes longer is a hang (default 20)\n"
+    "  --time-limit S    stop after S seconds; the rest is reported not run\n"
     "  --coverage FILE   coverage table to print (default: the build's)\n";
 
 [[noreturn]] static void usage(const char *why) {
@@ -79,6 +80,8 @@ Options parseOptions(int argc, char **argv) {
       o.batch = static_cast<int>(toNumber("--batch", value()));
     } else if (arg == "--hang-seconds") {
       o.hangSeconds = static_cast<double>(toNumber("--hang-seconds", value()));
+    } else if (arg == "--time-limit") {
+      o.timeLimit = static_cast<double>(toNumber("--time-limit", value()));
     } else if (arg == "--coverage") {
       o.coverage = value();
     } else if (arg == "--worker") {

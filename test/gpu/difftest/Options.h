@@ -14,6 +14,7 @@ struct Options {
   std::vector<int> only; // kernel indices; empty: every kernel
   std::vector<std::string> variants; // rewritten variants; empty: all built
   double hangSeconds = 20;           // one launch longer than this is a hang
+  double timeLimit = 0;              // seconds for the whole run (0: none)
   int jobs = 3;                      // worker processes at a time
   int batch = 48;                    // kernels per worker process
   bool inProcess = false; // no worker processes (for compute-sanitizer)
