@@ -105,7 +105,6 @@ class Kernel:
         self.lines = []
         self.counter = 0
         self.tparams = []  # ("int C", "3") / ("typename Real", "double")
-        self.epilogue = []
         self.tags = []  # stack of feature sets of the sites being written
         self.key_tags = {}  # key variable -> features of how it is computed
         self.float_dests = []  # (parameter, buffer) of float gradients
@@ -288,8 +287,6 @@ class Gen(Kernel):
         if self.uses_seen:
             self.out_param("int", "DT_TCAP", "kI32", "obs", role="kStore")
             self.emit(1, "obs[tid] = seen;")
-        for line in self.epilogue:
-            self.emit(1, line)
 
     # -- keys ----------------------------------------------------------------
     def key_expr(self, in_loop):
