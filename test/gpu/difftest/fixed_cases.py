@@ -1,0 +1,198 @@
+"""Fixed cases of the differential tester: self-written kernels of the shapes
+of the team's repros (../shared/repros: r1, r1b, d1-d6), in the harness's
+calling convention. Each is wrong with the tool of 2026-11 (issue 13), so a
+GPU run with that tool must report every one of them; they are kernels
+0..len(CASES)-1 of every generated set.
+
+A case is (name, features, helpers, params, body): params are
+(declaration, kind, ...) with kind "in" (then the launcher's expression) or
+"atomic"/"store" (a new buffer: then its element type and count). The body
+may use `tid`.
+"""
+
+
+def grads(*names):
+    """Float gradient buffers of DT_KEYS elements."""
+    return [("float *%s" % n, "atomic", "float", "DT_KEYS") for n in names]
+
+
+IDS = ("const int *ids", "in", "a.in.ids")
+X = ("const float *x", "in", "a.in.x")
+THR = ("const float *thr", "in", "a.in.thr")
+N = ("int n", "in", "a.in.n")
+
+CASES = [
+    # r1: a helper adds through a pointer that each lane offsets to its own
+    # primitive (Pulsar's draw()); runtime channel count.
+    ("r1", ["devfn-ptr", "key-lane"],
+     ["__device__ void addColour(float *grad_col, const float *g, int n_channels) {\n"
+      "  for (int c = 0; c < n_channels; ++c) { // runtime trip count\n"
+      "    atomicAdd(grad_col + c, g[c]);\n  }\n}"],
+     [("float *grad_colours", "atomic", "float", "DT_KEYS * 3"),
+      ("const int *prim_of_pixel", "in", "a.in.ids"),
+      ("const float *grad_pix", "in", "a.in.x"),
+      ("int n_channels", "in", "3")],
+     ["  const int prim = prim_of_pixel[tid % DT_IDS];",
+      "  addColour(grad_colours + prim * n_channels, grad_pix + tid * DT_TRIPS,",
+      "            n_channels);"]),
+    # r1b: accumulate(float *grad, float3 g) with a per-lane pointer.
+    ("r1b", ["devfn-ptr", "key-lane"],
+     ["__device__ void accumulate(float *grad, float3 g) {\n"
+      "  atomicAdd(&grad[0], g.x);\n  atomicAdd(&grad[1], g.y);\n"
+      "  atomicAdd(&grad[2], g.z);\n}"],
+     [("float *grads", "atomic", "float", "DT_KEYS * 3"),
+      ("const int *prim_of_pixel", "in", "a.in.ids"),
+      X],
+     ["  const float *g = x + tid * DT_TRIPS;",
+      "  accumulate(grads + 3 * prim_of_pixel[tid % DT_IDS],",
+      "             make_float3(g[0], g[1], g[2]));"]),
+    # d1: a declaration hoisted to the loop body's head shadows an outer name
+    # that the body reads before it.
+    ("d1", ["shadow", "continue", "key-uniform", "state"], [],
+     grads("ga", "gb") + [
+      IDS, X, THR,
+      ("float *out", "store", "float", "DT_TCAP"), N],
+     ["  float w = 0.25f, acc = 0.f;",
+      "  for (int j = 0; j < n; j++) {",
+      "    const float v = x[tid * DT_TRIPS + j] + w;",
+      "    if (v < thr[tid] + 0.25f)",
+      "      continue;",
+      "    const float w = v * 2.f;",
+      "    const int id = ids[j];",
+      "    atomicAdd(&ga[id], w);",
+      "    atomicAdd(&gb[id], v);",
+      "    acc += w;",
+      "  }",
+      "  out[tid] = acc;"]),
+    # d1b: a local between the sites shadows a buffer parameter.
+    ("d1b", ["shadow", "continue", "key-uniform"], [],
+     grads("ga", "gb", "gc") + [
+      IDS, X,
+      ("float *out", "store", "float", "DT_TCAP"), N],
+     ["  float acc = 0.f;",
+      "  for (int j = 0; j < n; j++) {",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    if (v < 0.5f)",
+      "      continue;",
+      "    const int id = ids[j];",
+      "    atomicAdd(&ga[id], v);",
+      "    float *ga = gc;",
+      "    atomicAdd(&gb[id], v);",
+      "    acc += (float)(ga != nullptr);",
+      "  }",
+      "  out[tid] = acc;"]),
+    # d2: a helper's buffer parameter differs per lane, key constant.
+    ("d2", ["devfn-buf", "key-uniform"],
+     ["__device__ void addAt0(float *g, float *h, float v) {\n"
+      "  atomicAdd(&g[0], v);\n  atomicAdd(&h[0], v * 2.f);\n}"],
+     grads("ga", "gb", "gc") + [
+      X],
+     ["  addAt0((threadIdx.x & 1) ? ga : gb, gc, x[tid * DT_TRIPS]);"]),
+    # d2b: the same with a uniform key inside a loop.
+    ("d2b", ["devfn-buf", "key-uniform"],
+     ["__device__ void addGrad(float *g, float *h, int id, float v) {\n"
+      "  atomicAdd(&g[id], v);\n  atomicAdd(&h[id], v * 2.f);\n}"],
+     grads("ga", "gb", "gc") + [
+      IDS, X,
+      N],
+     ["  float *dst = (threadIdx.x & 1) ? ga : gb;",
+      "  for (int j = 0; j < n; j++)",
+      "    addGrad(dst, gc, ids[j], x[tid * DT_TRIPS + j]);"]),
+    # d3: a per-lane goto picks the key.
+    ("d3", ["goto", "key-mixed"], [],
+     grads("ga", "gb") + [
+      X],
+     ["  int key = 1;",
+      "  if (x[tid * DT_TRIPS] < 0.5f) goto done;",
+      "  key = 2;",
+      "done:;",
+      "  const float v = x[tid * DT_TRIPS + 1];",
+      "  atomicAdd(&ga[key], v);",
+      "  atomicAdd(&gb[key], v * 2.f);"]),
+    # d4: a destination read through another name between the sites. One
+    # key per warp (fewer than DT_KEYS warps in every launch shape), so the
+    # first iteration's read misses the warp's own add.
+    ("d4", ["read-between", "read-alias", "key-mixed"], [],
+     grads("ga", "gb") + [
+      X,
+      ("int *flag", "store", "int", "DT_TCAP"), N],
+     ["  const float *p = ga;",
+      "  const int warps = (blockDim.x + 31) / 32;",
+      "  const int id = (int)(blockIdx.x * warps + threadIdx.x / 32) % DT_KEYS;",
+      "  int seen = 0;",
+      "  for (int j = 0; j < n; j++) {",
+      "    const float v = x[tid * DT_TRIPS + j] + 2.f;",
+      "    atomicAdd(&ga[id], v);",
+      "    const float r = p[id];",
+      "    atomicAdd(&gb[id], v);",
+      "    seen += (r >= v) ? 1 : 1000;",
+      "  }",
+      "  flag[tid] = seen;"]),
+    # d5: a `make_` function that writes memory, speculated into lanes that
+    # continued.
+    ("d5", ["make-call", "continue", "tiles", "key-uniform"],
+     ["__device__ float make_weight(int *calls, int tid, float v) {\n"
+      "  calls[tid] += 1;\n  return v * 0.5f;\n}"],
+     grads("ga", "gb") + [
+      IDS, X, THR,
+      ("int *calls", "store", "int", "DT_TCAP"), N],
+     ["  __shared__ float s[32];",
+      "  if (threadIdx.x < 32)",
+      "    s[threadIdx.x] = x[threadIdx.x];",
+      "  calls[tid] = 0;",
+      "  __syncthreads();",
+      "  for (int j = 0; j < min(32, n); j++) {",
+      "    const float a = s[j];",
+      "    if (a < thr[tid])",
+      "      continue;",
+      "    const float w = make_weight(calls, tid, a);",
+      "    if (w < 0.1f)",
+      "      continue;",
+      "    const int id = ids[j];",
+      "    atomicAdd(&ga[id], w);",
+      "    atomicAdd(&gb[id], a);",
+      "  }"]),
+    # d5b: a `make_` key function that reads threadIdx.
+    ("d5b", ["make-call", "key-mixed"],
+     ["__device__ int make_key(int j) {\n"
+      "  return (j * 4 + (int)(threadIdx.x % 32) / 8) % DT_KEYS;\n}"],
+     grads("ga", "gb") + [
+      X, N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const int id = make_key(j);",
+      "    atomicAdd(&ga[id], x[tid * DT_TRIPS + j]);",
+      "    atomicAdd(&gb[id], 1.f);",
+      "  }"]),
+    # d6: a user's own atomicAdd wrapper (it counts its calls).
+    # (The wrapper is the generator's: Kernel.user_wrapper.)
+    ("d6", ["user-atomic", "key-uniform"], [],
+     grads("ga", "gb") + [
+      IDS, X,
+      N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    const int id = ids[j];",
+      "    dbg::atomicAdd(&ga[id], v);",
+      "    dbg::atomicAdd(&gb[id], v * 2.f);",
+      "  }"]),
+]
+
+
+def build(kernel, index):
+    """Fills `kernel` (a gen_difftest.Kernel) with fixed case `index`."""
+    name, features, helpers, params, body = CASES[index]
+    kernel.label = "%s_%s" % (kernel.name, name)
+    kernel.feature("fixed", *features)
+    kernel.helpers = [(h, frozenset()) for h in helpers]
+    kernel.lines = list(body)
+    for decl, kind, *rest in params:
+        pname = decl.split("*")[-1].split(" ")[-1]
+        if kind == "in":
+            kernel.in_param(decl, rest[0])
+        else:
+            elem = {"float": "kF32", "int": "kI32"}[rest[0]]
+            kernel.out_param(rest[0], rest[1], elem, pname,
+                             role="kAtomic" if kind == "atomic" else "kStore")
+    if "user-atomic" in features:
+        kernel.user_wrapper()
+    return kernel
