@@ -40,12 +40,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixed_cases  # noqa: E402
 
-# Shapes that today's tool turns into code nvcc rejects, left out while they
-# are (--avoid): d14, `#pragma unroll` on the line where a group starts
-# (../shared/repros/d14_pragma_unroll_first.cu); `_Pragma("unroll")` is
-# written instead.
+# Shapes that can be left out (--avoid) while the tool turns them into code
+# nvcc rejects: d14, `#pragma unroll` on the line where a group starts
+# (`_Pragma("unroll")` is written instead). None is left out by default.
 KNOWN_COMPILE_BUGS = ["d14"]
-AVOID = list(KNOWN_COMPILE_BUGS)
+AVOID = []
 
 ELEM = {"float": "kF32", "double": "kF64", "int": "kI32",
         "unsigned": "kU32", "unsigned long long": "kU64"}
