@@ -155,13 +155,34 @@ public:
                 llvm::DenseSet<const VarDecl *> Buffers,
                 const FunctionDecl *Function)
       : Buffers(std::move(Buffers)), Function(Function) {
+    DestinationsUnaliased =
+        llvm::all_of(this->Buffers, [&](const VarDecl *B) {
+          return isKernelValue(B) && isUnaliased(B->getType());
+        });
+    for (const AtomicSite &S : Sites) {
+      if (!this->Buffers.contains(S.Buffer))
+        continue;
+      // A dependent address has no pointee type yet: nothing is disjoint.
+      QualType T = S.Call->getArg(0)->getType();
+      QualType Pointee = T->isPointerType() ? T->getPointeeType() : QualType();
+      if (Pointee.isNull() || Pointee->isDependentType())
+        TypesKnown = false;
+      else
+        DestinationTypes.push_back(
+            Pointee.getCanonicalType().getUnqualifiedType());
+    }
     for (const AtomicSite &S : Sites)
       if (S.IsDeviceAdd && S.Why != Reason::UsedResult)
         CommutingAtomics.insert(S.Call);
   }
 
-  Reason check(const Stmt *S) {
+  /// Checks \p S; with \p BeforeAnyAdd, \p S runs before any atomic of the
+  /// group (the group's first statement is its first atomic), so what it
+  /// reads cannot miss a deferred add.
+  Reason check(const Stmt *S, bool BeforeAnyAdd = false) {
+    LoadsMatter = !BeforeAnyAdd;
     visit(S, /*AddressOfAtomic=*/false);
+    LoadsMatter = true;
     return Found;
   }
 
@@ -189,7 +210,8 @@ private:
         UO && UO->getOpcode() == UO_AddrOf)
       return visitAddress(UO->getSubExpr(), AddressOfAtomic);
     if (const Expr *Pointer = loadedPointer(S);
-        Pointer && mayReadDestination(Pointer))
+        Pointer && LoadsMatter && !cannotHoldDestination(Pointer) &&
+        mayReadDestination(Pointer))
       return fail(Reason::ReadMayAlias);
     // `p.f` where p holds pointer-member buffers: only those members are
     // destination buffers.
@@ -247,7 +269,7 @@ private:
       if (!isPureCall(Call))
         return fail(Reason::CallBetween);
       // A pure function may still read through the pointers it is given.
-      if (!readsOnlyArguments(Call->getDirectCallee()))
+      if (LoadsMatter && !readsOnlyArguments(Call->getDirectCallee()))
         for (const Expr *Arg : Call->arguments())
           if (Arg->getType()->isPointerType() && mayReadDestination(Arg))
             return fail(Reason::ReadMayAlias);
@@ -310,10 +332,13 @@ private:
 
   /// Whether memory read through \p P may be a destination of the group
   /// (then the deferred atomics would be missing from what is read).
-  /// Provably not: shared, local and constant memory, and inputs a kernel
-  /// declares read-only or unaliased (`const T *`, `T *__restrict__`). A
-  /// destination buffer named directly is reported where its name is
-  /// visited (BufferAccessedBetween), not here.
+  /// Provably not: shared, local and constant memory; a kernel parameter
+  /// declared `__restrict__`; and, when every destination is a
+  /// `__restrict__` kernel parameter, any pointer not derived from one (C's
+  /// restrict: what is changed through it is accessed through nothing
+  /// else). `const` alone proves nothing: the same buffer may be passed
+  /// twice. A destination buffer named directly is reported where its name
+  /// is visited (BufferAccessedBetween), not here.
   bool mayReadDestination(const Expr *P, unsigned Depth = 0) {
     P = P->IgnoreParenCasts();
     if (Depth > 8)
@@ -333,8 +358,8 @@ private:
       if (Root && Buffers.contains(Root) &&
           Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())))
         return !NameVisited;
-      return ME->isArrow() || !isReadOnlyInput(ME->getType()) ||
-             !isKernelValue(Root);
+      return ME->isArrow() || !isKernelValue(Root) ||
+             !(isUnaliased(ME->getType()) || DestinationsUnaliased);
     }
     const VarDecl *V = referencedVar(P);
     if (!V)
@@ -342,14 +367,13 @@ private:
     if (Buffers.contains(V))
       return !NameVisited;
     if (isa<ParmVarDecl>(V))
-      return !isKernelValue(V) || !isReadOnlyInput(V->getType());
+      return !isKernelValue(V) ||
+             !(isUnaliased(V->getType()) || DestinationsUnaliased);
     if (V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() &&
         !findWrite(Function->getBody(), V, /*Through=*/false))
       return mayReadDestination(V->getInit(), Depth + 1);
     if (V->hasGlobalStorage() && !V->isLocalVarDecl())
-      return !(V->hasAttr<CUDAConstantAttr>() ||
-               V->getType().isConstQualified()) ||
-             !isReadOnlyInput(V->getType());
+      return !DestinationsUnaliased;
     return true;
   }
 
@@ -374,11 +398,29 @@ private:
     }
   }
 
-  /// A pointer through which the kernel declares it only reads, or that it
-  /// declares unaliased.
-  static bool isReadOnlyInput(QualType T) {
-    return T->isPointerType() &&
-           (T->getPointeeType().isConstQualified() || T.isRestrictQualified());
+  /// Whether the object read through \p Pointer cannot be (part of) a
+  /// destination by its type: both are scalars of different non-character
+  /// types (an `int` index array next to `float` gradients), which C++'s
+  /// aliasing rules keep apart.
+  bool cannotHoldDestination(const Expr *Pointer) const {
+    QualType T = Pointer->getType();
+    if (!T->isPointerType())
+      return false;
+    QualType Read = T->getPointeeType().getCanonicalType().getUnqualifiedType();
+    auto Scalar = [](QualType Q) {
+      return Q->isBuiltinType() && !Q->isCharType() && !Q->isVoidType() &&
+             !Q->isDependentType();
+    };
+    if (!Scalar(Read) || !TypesKnown || DestinationTypes.empty())
+      return false;
+    return llvm::all_of(DestinationTypes,
+                        [&](QualType D) { return Scalar(D) && D != Read; });
+  }
+
+  /// A pointer declared unaliased (`T *__restrict__`): what is read
+  /// through it is changed through no other pointer.
+  static bool isUnaliased(QualType T) {
+    return T->isPointerType() && T.isRestrictQualified();
   }
 
   /// A parameter of the kernel itself, unchanged by it.
@@ -431,6 +473,12 @@ public:
 private:
   llvm::DenseSet<const VarDecl *> Buffers;
   const FunctionDecl *Function;
+  /// Every destination is a `__restrict__` kernel parameter.
+  bool DestinationsUnaliased = false;
+  /// The types of the destinations' objects, canonical and unqualified.
+  llvm::SmallVector<QualType, 4> DestinationTypes;
+  bool TypesKnown = true;
+  bool LoadsMatter = true;
   llvm::DenseSet<const CallExpr *> CommutingAtomics;
   Reason Found = Reason::None;
   unsigned SwitchDepth = 0;
@@ -644,6 +692,18 @@ static void collectVariables(const Stmt *S,
     collectVariables(Child, Vars);
 }
 
+/// True when statement \p S is one of \p G's atomics, alone.
+static bool isSiteStatement(const std::vector<AtomicSite> &Sites,
+                            const SiteGroup &G, const Stmt *S) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(E))
+    E = EWC->getSubExpr();
+  if (!E)
+    return false;
+  E = E->IgnoreParenCasts();
+  return llvm::any_of(G.Sites, [&](size_t I) { return Sites[I].Call == E; });
+}
+
 Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                         const SiteGroup &G) {
   if (G.Why != Reason::None)
@@ -711,7 +771,8 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     if (Sites[I].BufferField)
       Checker.Fields.insert(Sites[I].BufferField);
   for (const Stmt *S : regionOf(G))
-    if (Reason R = Checker.check(S); R != Reason::None)
+    if (Reason R = Checker.check(S, S == G.First && isSiteStatement(Sites, G, S));
+        R != Reason::None)
       return R;
   return Reason::None;
 }

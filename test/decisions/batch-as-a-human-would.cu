@@ -1,5 +1,6 @@
 // Groups a person would batch: what lies between the sites only computes or
-// stores to registers (a struct assignment, a threadIdx read), the buffer is
+// stores to registers (a struct assignment, a threadIdx read) and reads
+// inputs declared unaliased (soundness/alias-reads.cu), the buffer is
 // a cast of an untyped struct member with an index method as key, the group
 // is a lone channel loop, the condition reads threadIdx.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
@@ -9,7 +10,8 @@
 
 // CHECK-DAG: group structAssign#0: batched (butterfly) key=id type=float sites=3 slots=3
 __global__ void structAssign(float3 *dmean, const int *ids,
-                             const float2 *planes, const float *g, int n) {
+                             const float2 *__restrict__ planes,
+                             const float *__restrict__ g, int n) {
   for (int j = 0; j < n; j++) {
     const int id = ids[j];
     float2 plane;
@@ -21,7 +23,8 @@ __global__ void structAssign(float3 *dmean, const int *ids,
 }
 
 // CHECK-DAG: group threadIdxRead#0: batched (butterfly) key=key type=float sites=2 slots=2
-__global__ void threadIdxRead(float2 *g, const int *id, const float *v, int n) {
+__global__ void threadIdxRead(float2 *g, const int *id,
+                              const float *__restrict__ v, int n) {
   for (int j = 0; j < n; j++) {
     const int key = id[j];
     atomicAdd(&g[key].x, v[j]);

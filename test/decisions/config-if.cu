@@ -19,7 +19,7 @@
 // CHECK-NEXT: distwar_batch0.set(1, &dnormal[id], 2.f * g[j]);
 // CHECK-NEXT: #endif
 __global__ void extra(float *dcol, float *dnormal, float *dopac,
-                      const int *ids, const float *g, int n) {
+                      const int *ids, const float *__restrict__ g, int n) {
   for (int j = 0; j < n; j++) {
     const int id = ids[j];
     atomicAdd(&dcol[id], g[j]);
@@ -33,7 +33,7 @@ __global__ void extra(float *dcol, float *dnormal, float *dopac,
 // The group's last statement is inside the block.
 // REPORT-DAG: group lastInside@{{[0-9]+}}: unchanged {{.*}}[DW0015 preprocessor-conditional
 __global__ void lastInside(float *dcol, float *dopac, const int *ids,
-                           const float *g, int n) {
+                           const float *__restrict__ g, int n) {
   for (int j = 0; j < n; j++) {
     const int id = ids[j];
     atomicAdd(&dcol[id], g[j]);

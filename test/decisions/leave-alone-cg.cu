@@ -29,8 +29,8 @@ __global__ void blockReduced(float *gx, const int *ids, const float *vx,
 }
 
 // CHECK-DAG: group threadRank@{{[0-9]+}}: unchanged key=dest type=float sites=2 [DW0027 distinct-keys
-__global__ void threadRank(float *gx, float *gy, const float *vx,
-                           const float *vy, int base) {
+__global__ void threadRank(float *gx, float *gy, const float *__restrict__ vx,
+                           const float *__restrict__ vy, int base) {
   auto block = cg::this_thread_block();
   auto tid = block.thread_rank();
   const int dest = base * 256 + tid;

@@ -87,9 +87,8 @@ __global__ void refusals(float *da, float *db, float *out, float *la, int counte
     // CHECK: "name": "preprocessor-conditional"
     atomicAdd(&la[i], v);
 #if 1
-    v = v * 2;
-#endif
     atomicAdd(&lb[i], v);
+#endif
   }
 }
 

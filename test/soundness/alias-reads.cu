@@ -1,14 +1,15 @@
 // Batching defers each atomic to the group's end, so memory read between the
 // sites must not be a destination: the read would miss this thread's own add.
 // Reads through a name of the destination, through a local that holds it, or
-// through any pointer not declared read-only or unaliased keep the group
-// plain (DW0010, DW0047); shared, local and constant memory and `const T *` /
-// `T *__restrict__` kernel inputs do not.
+// through any pointer not declared unaliased keep the group plain (DW0010,
+// DW0047): `const T *` alone proves nothing, the caller may pass one buffer
+// twice. Shared, local and constant memory, `T *__restrict__` inputs, and any
+// input when every destination is `__restrict__` do not.
 // RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-// CHECK: alias-reads.cu: 14 atomic site(s), 7 group(s), rewritten
+// CHECK: alias-reads.cu: 18 atomic site(s), 9 group(s), rewritten
 
 // CHECK-DAG: group throughLocal@{{[0-9]+}}: unchanged key=id type=float sites=2 [DW0047 read-may-alias
 __global__ void throughLocal(float *ga, float *gb, const int *ids,
@@ -53,15 +54,34 @@ __global__ void viaHelper(float *ga, float *gb, int id, float v) {
   atomicAdd(&gb[id], r);
 }
 
-// Read-only and unaliased inputs, shared and local memory, constant memory,
-// a member array of a by-value parameter: batched.
+// A read-only input may still be the destination passed a second time.
+// CHECK-DAG: group constInput@{{[0-9]+}}: unchanged key=id type=float sites=2 [DW0047 read-may-alias
+__global__ void constInput(float *ga, float *gb, const float *in, int id,
+                           float v) {
+  atomicAdd(&ga[id], v);
+  const float r = in[id];
+  atomicAdd(&gb[id], r);
+}
+
+// Destinations declared unaliased: nothing else reaches what they change.
+// CHECK-DAG: group restrictDestinations#0: batched (serial) key=id type=float sites=2 slots=2
+__global__ void restrictDestinations(float *__restrict__ ga,
+                                     float *__restrict__ gb, const float *in,
+                                     int id, float v) {
+  atomicAdd(&ga[id], v);
+  const float r = in[id];
+  atomicAdd(&gb[id], r);
+}
+
+// Unaliased inputs, shared and local memory, constant memory, a member array
+// of a by-value parameter: batched.
 __constant__ float kWeights[4];
 struct Params {
   float scale[2];
-  const float *bias;
+  const float *__restrict__ bias;
 };
 // CHECK-DAG: group inputs#0: batched (serial) key=id type=float sites=2 slots=2
-__global__ void inputs(float *ga, float *gb, const float *in,
+__global__ void inputs(float *ga, float *gb, const float *__restrict__ in,
                        float *__restrict__ un, const Params p, int id,
                        float v) {
   __shared__ float s[32];

@@ -70,7 +70,8 @@ __global__ void keyed(float *ga, float *gb, float *gc, const int *ids,
 
 // A local pointer chosen per lane, in a kernel, is the key of its group too.
 // REPORT-DAG: group localPointer#0: batched (serial{{.*}}) key=dst type=float sites=2 slots=2
-__global__ void localPointer(float *ga, float *gb, const float *x) {
+__global__ void localPointer(float *ga, float *gb,
+                             const float *__restrict__ x) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
   float *dst = (x[tid] > 0.f ? ga : gb) + 2 * (tid % 7);
   atomicAdd(&dst[0], x[tid]);

@@ -12,7 +12,7 @@
 // CHECK: ::distwar::Batch<T, C + 1, ::distwar::AlwaysSet<0, C + 1>> distwar_batch0; _Pragma("unroll ::distwar::kChannelUnroll<C>") for (int ch = 0; ch < C; ++ch)
 // CHECK: distwar_batch0.set(C + 0, (&g[id * (C + 1) + C]), (T(1)));
 template <typename T, int C>
-__global__ void channels(T *g, const int *ids, const T *v) {
+__global__ void channels(T *g, const int *ids, const T *__restrict__ v) {
   const int id = ids[threadIdx.x];
   for (int ch = 0; ch < C; ++ch)
     atomicAdd(&g[id * (C + 1) + ch], v[ch]);

@@ -3,10 +3,14 @@
 // memory) and the geometry gradients after it.
 template <int CH>
 __global__ void __launch_bounds__(256)
-featureBackward(const int *ranges, const int *point_list, const float2 *means,
-                const float4 *conic_opacity, const float *features,
-                const float *dL_dpix, float *dL_dfeat, float2 *dL_dmean,
-                float4 *dL_dconic, float *dL_dopacity, int W, int H) {
+featureBackward(const int *__restrict__ ranges,
+                const int *__restrict__ point_list,
+                const float2 *__restrict__ means,
+                const float4 *__restrict__ conic_opacity,
+                const float *__restrict__ features,
+                const float *__restrict__ dL_dpix, float *__restrict__ dL_dfeat,
+                float2 *__restrict__ dL_dmean, float4 *__restrict__ dL_dconic,
+                float *__restrict__ dL_dopacity, int W, int H) {
   __shared__ int collected_id[256];
   __shared__ float2 collected_xy[256];
   __shared__ float4 collected_co[256];
