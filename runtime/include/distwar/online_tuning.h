@@ -162,11 +162,9 @@ public:
   }
 
   Phase phase() const { return current; }
-  /// The threshold in force: the winner once settled, else the leading
-  /// candidate (-1 before any time is known).
-  int threshold() const {
-    return current == Phase::kSettled ? best : leading();
-  }
+  /// The threshold in force: the last winner (also while a re-check runs),
+  /// else the leading candidate of the first search (-1 before any time).
+  int threshold() const { return best >= 0 ? best : leading(); }
   bool settled() const { return current == Phase::kSettled; }
   long long callCount() const { return calls; }
   long long timedCount() const { return timedCalls; }
