@@ -33,7 +33,9 @@ environment (README, "PyTorch"), write_report() reports it now."""
 import ctypes
 import json
 import os
+import sys
 
+import torch
 from torch.utils import cpp_extension
 
 import distwar
@@ -63,6 +65,16 @@ def _gpu_arch_from_torch_list(value):
 def _nvcc_flags(extension):
     args = extension.extra_compile_args
     return list(args.get("nvcc", []) if isinstance(args, dict) else args)
+
+
+def _own_include_dirs(extension):
+    """The extension's include directories but those of the CUDA SDK, torch
+    and Python, whose headers mention atomicAdd without calling it."""
+    theirs = [cpp_extension.CUDA_HOME, os.path.dirname(torch.__file__), sys.prefix,
+              sys.base_prefix]
+    theirs = [os.path.abspath(t) + os.sep for t in theirs if t]
+    return [d for d in map(os.path.abspath, extension.include_dirs)
+            if not any((d + os.sep).startswith(t) for t in theirs)]
 
 
 class BuildExtension(cpp_extension.BuildExtension):
@@ -164,7 +176,7 @@ class BuildExtension(cpp_extension.BuildExtension):
         base = os.path.abspath(os.curdir)
         flags = None
         sources, dirs, notes = [], [], []
-        search = [os.path.abspath(d) for d in extension.include_dirs]
+        search = _own_include_dirs(extension)
         for src in extension.sources:
             if not src.endswith(".cu") or not rewrite.mentions_atomics(src, search):
                 sources.append(src)
