@@ -104,6 +104,17 @@ private:
   std::map<const FunctionDecl *, std::vector<SiteRef>> Own;
 };
 
+/// The body of a loop statement.
+const Stmt *bodyOf(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
+    return Range->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return While->getBody();
+  return cast<DoStmt>(Loop)->getBody();
+}
+
 /// \p K as a whole statement (through implicit wrappers), or null when it is
 /// part of a larger expression or a place where a block cannot stand.
 const Stmt *launchStatement(ASTContext &Ctx, const CUDAKernelCallExpr *K) {
@@ -123,14 +134,8 @@ const Stmt *launchStatement(ASTContext &Ctx, const CUDAKernelCallExpr *K) {
       return S;
     if (const auto *If = dyn_cast<IfStmt>(P))
       return If->getThen() == S || If->getElse() == S ? S : nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(P))
-      return For->getBody() == S ? S : nullptr;
-    if (const auto *Range = dyn_cast<CXXForRangeStmt>(P))
-      return Range->getBody() == S ? S : nullptr;
-    if (const auto *While = dyn_cast<WhileStmt>(P))
-      return While->getBody() == S ? S : nullptr;
-    if (const auto *Do = dyn_cast<DoStmt>(P))
-      return Do->getBody() == S ? S : nullptr;
+    if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(P))
+      return bodyOf(P) == S ? S : nullptr;
     if (const auto *Label = dyn_cast<LabelStmt>(P))
       return Label->getSubStmt() == S ? S : nullptr;
     if (const auto *Case = dyn_cast<SwitchCase>(P))

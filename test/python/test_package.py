@@ -12,21 +12,15 @@ import subprocess
 import sys
 import time
 
+from tally import Tally
+
 tool, scratch = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 
-passed, failed = 0, 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED:", what)
+tally = Tally()
+check = tally.check
 
 
 def expect_error(fn, fragment, what, one_line=True):
@@ -67,9 +61,8 @@ if done.returncode != 0:
               "which is unreachable")
         sys.exit(0)
     print(done.stdout[-3000:])
-    print("FAILED: pip install python/")
-    print("0 passed, 1 failed")
-    sys.exit(1)
+    check(False, "pip install python/")
+    tally.finish()
 sys.path.insert(0, site)
 import distwar  # noqa: E402
 from distwar import rewrite  # noqa: E402
@@ -184,5 +177,4 @@ os.remove(local_copy + ".sha256")
 _, warning = rewrite.pregenerated(local_src, out_dir, "local/splat_backward.cu")
 check(warning is not None and ".sha256 is missing" in warning, "a copy without its hash warns")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+tally.finish()

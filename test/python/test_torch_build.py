@@ -16,6 +16,8 @@ import sys
 import textwrap
 import time
 
+from tally import Tally
+
 tool, scratch = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 venv = os.path.join(scratch, "venv")
@@ -30,16 +32,8 @@ UNREACHABLE = ("NewConnectionError", "Temporary failure in name resolution",
                "Network is unreachable", "Connection refused", "ConnectTimeout",
                "Max retries exceeded")
 
-passed, failed = 0, 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED:", what)
+tally = Tally()
+check = tally.check
 
 
 def run(cmd, cwd=None, env=None):
@@ -54,9 +48,8 @@ def pip(*args):
             print("SKIPPED: the package registry is unreachable (pip install %s)" % args[-1])
             sys.exit(0)
         print(done.stdout[-3000:])
-        print("FAILED: pip install %s" % " ".join(args))
-        print("%d passed, %d failed" % (passed, failed + 1))
-        sys.exit(1)
+        check(False, "pip install %s" % " ".join(args))
+        tally.finish()
 
 
 def torch_ready():
@@ -69,16 +62,16 @@ if not torch_ready():
     shutil.rmtree(venv, ignore_errors=True)
     os.makedirs(scratch, exist_ok=True)
     if run([sys.executable, "-m", "venv", venv]).returncode != 0:
-        print("FAILED: python3 -m venv")
-        sys.exit(1)
+        check(False, "python3 -m venv")
+        tally.finish()
     pip("--no-deps", TORCH)
     pip(*TORCH_DEPS)
     pip(*CUDA_EXTRAS)
     done = run([python, "-c", "import torch.utils.cpp_extension"])
     if done.returncode != 0:
         print(done.stdout[-3000:])
-        print("FAILED: torch does not import in the venv")
-        sys.exit(1)
+        check(False, "torch does not import in the venv")
+        tally.finish()
 
 # The package, as a user installs it (from a copy: the checkout gets no
 # build/ or egg-info).
@@ -227,5 +220,4 @@ check(plain.returncode == 0 and "building the plain sources, without distwar" in
       os.path.join(ext, "kernel.cu") in plain.stdout,
       "DISTWAR_ALLOW_PLAIN=1 builds the originals, with a warning:\n" + plain.stdout[-2000:])
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+tally.finish()

@@ -26,7 +26,8 @@
 //
 // Every set of sites has one state per process, shared by the launch
 // statements and template instantiations that launch it, held by the site
-// registry (the report written at exit reads it). Calls are serialised by the
+// registry (the report written at exit reads it); each device searches on
+// its own (its tables and its times are its own). Calls are serialised by the
 // registry's mutex. A CUDA error of the program is left for the program to
 // see: nothing is done while one is pending. An error of ours stops the
 // tuning on that device and is cleared.
@@ -116,7 +117,7 @@ public:
   LaunchState(std::vector<SiteEntry> sites, const Environment &env,
               uint64_t seed)
       : entries(std::move(sites)), tuning(env.autotune),
-        tuner(launchTunerOptions(env), seed) {}
+        options(launchTunerOptions(env)), seed(seed) {}
 
   // Never destroyed before the program ends: its events and pinned memory
   // are left to the CUDA runtime's teardown, which may already have run.
@@ -134,12 +135,22 @@ public:
     for (const std::string &k : kernels)
       s.kernels += (s.kernels.empty() ? "" : ",") + k;
     s.calls = calls;
-    s.timedCalls = samples + tuner.settledSampleCount();
-    s.timedMs = samplesMs + tuner.settledMeanMs() * tuner.settledSampleCount();
-    s.settled = tuner.settled();
-    s.searches = tuner.searches();
-    s.moves = tuner.moves();
-    s.lastSearch = tuner.lastSearch();
+    // Calls and times of every device; the search of the busiest one.
+    const Device *busiest = nullptr;
+    for (const auto &entry : devices) {
+      const Device &d = entry.second;
+      s.timedCalls += d.samples + d.tuner.settledSampleCount();
+      s.timedMs +=
+          d.samplesMs + d.tuner.settledMeanMs() * d.tuner.settledSampleCount();
+      if (!busiest || d.tuner.callCount() > busiest->tuner.callCount())
+        busiest = &d;
+    }
+    if (busiest) {
+      s.settled = busiest->tuner.settled();
+      s.searches = busiest->tuner.searches();
+      s.moves = busiest->tuner.moves();
+      s.lastSearch = busiest->tuner.lastSearch();
+    }
     return s;
   }
 
@@ -156,7 +167,7 @@ public:
       cudaGetLastError();
       return t;
     }
-    Device &d = devices[device];
+    Device &d = devices.try_emplace(device, options, seed).first->second;
     if (d.broken)
       return t;
     t.device = device;
@@ -172,7 +183,7 @@ public:
     }
     const bool passive = kernelTunerDepth() > 0;
     if (status != cudaStreamCaptureStatusNone) {
-      frozen = true;
+      d.frozen = true;
       if (!passive)
         setForCapture(d, stream);
       return t;
@@ -183,12 +194,12 @@ public:
     OnlineTuner::Plan plan;
     const bool canTime = !d.free.empty() && !passive;
     if (!passive && tunes()) {
-      if (frozen)
-        plan.threshold = tuner.threshold();
+      if (d.frozen)
+        plan.threshold = d.tuner.threshold();
       else
-        plan = tuner.next(canTime);
+        plan = d.tuner.next(canTime);
     }
-    if (plan.ticket < 0 && canTime && (!tunes() || frozen) &&
+    if (plan.ticket < 0 && canTime && (!tunes() || d.frozen) &&
         calls % kReportSampleEvery == 0)
       plan.ticket = kReportSample;
     if (d.generation != registry.generation) {
@@ -196,13 +207,13 @@ public:
       d.generation = registry.generation;
     }
     if (!passive && !write(d, stream, plan.threshold)) {
-      tuner.forget(plan.ticket);
+      d.tuner.forget(plan.ticket);
       return t;
     }
     if (plan.ticket != -1) {
       const int pair = d.free.back();
       if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
-        tuner.forget(plan.ticket);
+        d.tuner.forget(plan.ticket);
         return t;
       }
       d.free.pop_back();
@@ -213,12 +224,12 @@ public:
   }
 
   void end(const LaunchTicket &t) {
-    Device &d = devices[t.device];
+    Device &d = devices.at(t.device);
     // A failed launch (its error pending) is not timed.
     if (cudaPeekAtLastError() != cudaSuccess ||
         !check(d, cudaEventRecord(d.stops[t.pair], t.stream))) {
       d.free.push_back(t.pair);
-      tuner.forget(t.ticket);
+      d.tuner.forget(t.ticket);
       return;
     }
     d.inFlight.push_back({t.pair, t.ticket});
@@ -231,7 +242,15 @@ private:
     int pair;
     long long ticket;
   };
+  /// Tables are per device, and so are times: each device tunes its own.
   struct Device {
+    Device(const OnlineTunerOptions &options, uint64_t seed)
+        : tuner(options, seed) {}
+    OnlineTuner tuner;
+    /// A launch was captured: no more searching on this device.
+    bool frozen = false;
+    long long samples = 0;
+    double samplesMs = 0;
     /// Per entry, the value this state last wrote (-1: unknown).
     std::vector<int> known;
     unsigned long long generation = ~0ULL;
@@ -296,15 +315,15 @@ private:
       float ms = 0;
       if (!check(d, q) || !check(d, cudaEventElapsedTime(&ms, d.starts[f.pair],
                                                          d.stops[f.pair]))) {
-        tuner.forget(f.ticket);
+        d.tuner.forget(f.ticket);
         continue;
       }
       d.free.push_back(f.pair);
       if (f.ticket == kReportSample) {
-        ++samples;
-        samplesMs += ms;
+        ++d.samples;
+        d.samplesMs += ms;
       } else {
-        tuner.record(f.ticket, ms);
+        d.tuner.record(f.ticket, ms);
       }
     }
     d.inFlight.resize(kept);
@@ -367,7 +386,7 @@ private:
   void setForCapture(Device &d, cudaStream_t stream) {
     if (!d.pinned)
       return;
-    const int tuned = tunes() ? tuner.threshold() : -1;
+    const int tuned = tunes() ? d.tuner.threshold() : -1;
     for (size_t i = 0; i < entries.size(); ++i) {
       const int v = desired(i, tuned);
       const SiteEntry &e = entries[i];
@@ -384,13 +403,10 @@ private:
   std::vector<SiteEntry> entries;
   std::vector<std::string> kernels;
   bool tuning;
-  /// A launch was captured: no more searching.
-  bool frozen = false;
-  OnlineTuner tuner;
+  OnlineTunerOptions options;
+  uint64_t seed;
   std::map<int, Device> devices;
   long long calls = 0;
-  long long samples = 0;
-  double samplesMs = 0;
 };
 
 } // namespace detail

@@ -270,28 +270,31 @@ private:
     return nextCandidate();
   }
 
-  /// Mean of a candidate's times, each capped at three times their median
-  /// (a preempted or interrupted launch must not decide alone).
+  /// A candidate's times, each capped at three times their median (a
+  /// preempted or interrupted launch must not decide alone).
+  static std::vector<double> capped(const Candidate &c) {
+    std::vector<double> sorted = c.ms;
+    std::sort(sorted.begin(), sorted.end());
+    const double cap = sorted.empty() ? 0 : 3 * sorted[sorted.size() / 2];
+    std::vector<double> out;
+    for (double v : c.ms)
+      out.push_back(std::min(v, cap));
+    return out;
+  }
   static double mean(const Candidate &c) {
     if (c.ms.empty())
       return 0;
-    std::vector<double> sorted = c.ms;
-    std::sort(sorted.begin(), sorted.end());
-    const double cap = 3 * sorted[sorted.size() / 2];
     double sum = 0;
-    for (double v : c.ms)
-      sum += std::min(v, cap);
+    for (double v : capped(c))
+      sum += v;
     return sum / c.ms.size();
   }
   static double variance(const Candidate &c, double m) {
     if (c.ms.size() < 2)
       return 0;
-    std::vector<double> sorted = c.ms;
-    std::sort(sorted.begin(), sorted.end());
-    const double cap = 3 * sorted[sorted.size() / 2];
     double sum = 0;
-    for (double v : c.ms)
-      sum += (std::min(v, cap) - m) * (std::min(v, cap) - m);
+    for (double v : capped(c))
+      sum += (v - m) * (v - m);
     return sum / (c.ms.size() - 1);
   }
 
