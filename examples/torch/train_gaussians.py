@@ -219,13 +219,19 @@ def main():
     order = torch.randint(0, args.train_views, (args.iterations,),
                           generator=torch.Generator().manual_seed(args.seed + 3)).tolist()
 
-    # A short tuned run picks the threshold the fixed run uses.
+    # A short tuned run picks the threshold the fixed run uses (more rounds
+    # of it if its search has not ended).
     probe_run = Run("probe", probe, init)
-    for i in range(args.probe_iterations):
-        probe_run.step(train_views[order[i]], train_targets[order[i]])
+    probed = []
+    for i in range(4 * args.probe_iterations):
+        view = order[i % len(order)]
+        probe_run.step(train_views[view], train_targets[view])
         probe_run.collect()
-    probed = [r for r in site_report(probe, os.path.join(args.out, "probe-report.jsonl"))
-              if r["site"] == "renderCUDA#0"]
+        if (i + 1) % args.probe_iterations == 0:
+            probed = [r for r in site_report(probe, os.path.join(args.out, "probe-report.jsonl"))
+                      if r["site"] == "renderCUDA#0"]
+            if probed and probed[0]["how"] == "tuned":
+                break
     if not probed or probed[0]["how"] != "tuned":
         print("train_gaussians.py: the probe run did not settle: %s" % probed)
         return 1

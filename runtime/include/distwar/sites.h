@@ -7,8 +7,10 @@
 // together, each with its own table, no -rdc needed) and is set in all.
 //
 // Header-only so that rewritten code compiles and links with nothing but the
-// CUDA runtime. The registry is a function-local static of an inline function:
-// one per program (per shared object where symbols are not shared). No CUDA
+// CUDA runtime. The registry is a function-local static of an inline function
+// with hidden visibility: one per executable or shared object (a PyTorch
+// extension), whatever else the process loads; GCC would otherwise make it
+// one object for the whole process, shared by every extension. No CUDA
 // call happens at registration; device tables are written by the setters,
 // on the current device (tables are per device), and by the launches that
 // distwar-rewrite wraps (distwar/launch.h).
@@ -101,9 +103,15 @@ public:
   virtual LaunchSummary summary() = 0;
 };
 
+#if defined(__GNUC__) || defined(__clang__)
+#define DISTWAR_PER_BINARY __attribute__((visibility("hidden")))
+#else
+#define DISTWAR_PER_BINARY
+#endif
+
 class SiteRegistry {
 public:
-  static SiteRegistry &instance() {
+  DISTWAR_PER_BINARY static SiteRegistry &instance() {
     static SiteRegistry registry;
     return registry;
   }
@@ -266,7 +274,7 @@ inline int writeThreshold(const std::string *name, int t, cudaStream_t stream,
 
 /// Nonzero while a KernelTuner runs a launch on this thread: the launches
 /// it makes leave the thresholds to it (distwar/launch.h).
-inline int &kernelTunerDepth() {
+DISTWAR_PER_BINARY inline int &kernelTunerDepth() {
   thread_local int depth = 0;
   return depth;
 }

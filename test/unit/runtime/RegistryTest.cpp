@@ -14,6 +14,11 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <iterator>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -114,6 +119,36 @@ TEST(RegistryDefault, WrappedLaunchesAreCountedAndReported) {
         << a;
   }
   EXPECT_FALSE(lineOf(lines, "b#0").empty());
+}
+
+TEST(RegistryDefault, EachSharedObjectHasItsOwnRegistry) {
+  // Two copies of one shared object (two files: two loads), RTLD_LOCAL as
+  // Python loads extensions; each reports its own table only.
+  std::vector<std::string> reports;
+  for (int copy = 0; copy < 2; ++copy) {
+    const std::string so =
+        ::testing::TempDir() + "distwar-tables-" + std::to_string(copy) + ".so";
+    {
+      std::ifstream in(DISTWAR_TEST_SHARED_TABLES, std::ios::binary);
+      std::ofstream out(so, std::ios::binary);
+      out << in.rdbuf();
+    }
+    void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    auto write = reinterpret_cast<int (*)(const char *)>(
+        dlsym(handle, "distwar_write_report"));
+    ASSERT_NE(write, nullptr) << dlerror();
+    const std::string path = so + ".jsonl";
+    ASSERT_EQ(write(path.c_str()), 0);
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    reports.push_back(text);
+    std::remove(path.c_str());
+    std::remove(so.c_str());
+  }
+  for (const std::string &r : reports)
+    EXPECT_EQ(std::count(r.begin(), r.end(), '\n'), 2) << r;
 }
 
 TEST(RegistryDefault, ReportStringsAreEscaped) {
