@@ -352,6 +352,14 @@ private:
 
   /// Writes the entries whose value changes; false on an error.
   bool write(Device &d, cudaStream_t stream, int tuned) {
+    // Most launches change nothing: no allocation for them.
+    bool any = false;
+    for (size_t i = 0; i < entries.size() && !any; ++i) {
+      const int v = desired(i, tuned);
+      any = v >= 0 && v != d.known[i];
+    }
+    if (!any)
+      return true;
     std::map<SiteTable *, std::vector<int>> changes;
     std::vector<int> values(entries.size(), -1);
     for (size_t i = 0; i < entries.size(); ++i) {
