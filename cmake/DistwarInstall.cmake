@@ -39,6 +39,19 @@ if(_distwar_exported)
          FILE "${PROJECT_BINARY_DIR}/distwarTargets.cmake")
 endif()
 
+# The Python package (python/), ready for `pip install
+# <prefix>/share/distwar/python` (or PYTHONPATH=<prefix>/share/distwar/python):
+# its setup.py and include_dir() take the runtime from distwar/runtime in it.
+set(_distwar_python "${CMAKE_INSTALL_DATADIR}/distwar/python")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/python/" DESTINATION "${_distwar_python}"
+        PATTERN "build" EXCLUDE PATTERN "*.egg-info" EXCLUDE
+        PATTERN "__pycache__" EXCLUDE PATTERN ".gitignore" EXCLUDE)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/distwar"
+        DESTINATION "${_distwar_python}/distwar/runtime/include")
+file(GLOB _distwar_host_sources "${PROJECT_SOURCE_DIR}/runtime/src/*.cpp")
+install(FILES ${_distwar_host_sources}
+        DESTINATION "${_distwar_python}/distwar/runtime/src")
+
 # The runtime's host side is plain C++ over the CUDA runtime; a consumer
 # needs CUDAToolkit when the exported runtime names CUDA:: targets.
 set(DISTWAR_PACKAGE_NEEDS_CUDATOOLKIT OFF)

@@ -4,6 +4,7 @@
 #include "distwar/AtomicSites.h"
 #include "distwar/GroupSafety.h"
 #include "distwar/Grouping.h"
+#include "distwar/LaunchTuning.h"
 #include "distwar/MacroSites.h"
 #include "distwar/ParsedFile.h"
 #include "distwar/ReducedCode.h"
@@ -245,6 +246,14 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
       Failure = FilePath.str() + ": internal error: " + Plan.Error;
       return;
     }
+    if (V != Variant::Floor)
+      if (llvm::Error E = planLaunchTuning(Ctx, Groups, FilePath,
+                                           Policy.Editable, Plan.Edits)
+                              .takeError()) {
+        Failure =
+            FilePath.str() + ": internal error: " + toString(std::move(E));
+        return;
+      }
     llvm::Expected<std::string> Output =
         tooling::applyAllReplacements(Code, Plan.Edits);
     if (!Output) {

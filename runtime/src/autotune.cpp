@@ -61,13 +61,16 @@ public:
       : owner(owner), device(device), stream(stream), outputs(outputs),
         launchFn(launchFn) {}
 
+  // Sites the environment set keep their value (detail::writeThreshold).
   void setThreshold(int t) override {
     if (owner.sites.empty()) {
-      setAllSiteThresholdsAsync(t, stream);
+      detail::writeThreshold(nullptr, t, stream, /*async=*/true,
+                             ThresholdOrigin::kKernelTuner);
       return;
     }
     for (const std::string &name : owner.sites)
-      setSiteThresholdAsync(name, t, stream);
+      detail::writeThreshold(&name, t, stream, /*async=*/true,
+                             ThresholdOrigin::kKernelTuner);
   }
 
   void launch() override {
@@ -163,6 +166,11 @@ void KernelTuner::run(cudaStream_t stream,
                       const std::function<void()> &launch) {
   const int device = currentDevice();
   Runner runner(*this, device, stream, outputs, launch);
+  // The launches inside leave the thresholds to this tuner (distwar/launch.h).
+  struct Depth {
+    Depth() { ++detail::kernelTunerDepth(); }
+    ~Depth() { --detail::kernelTunerDepth(); }
+  } depth;
   core.call(device, runner);
 }
 

@@ -12,23 +12,6 @@ namespace {
 constexpr int kLowest = 1; // 0 behaves as 1: a call always has a lane
 constexpr int kHighest = 33;
 
-long long parseInteger(const char *name, const char *text, long long lo,
-                       long long hi) {
-  std::string s(text);
-  size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(s, &used);
-  } catch (const std::exception &) {
-    used = 0;
-  }
-  if (s.empty() || used != s.size() || value < lo || value > hi)
-    throw std::invalid_argument(std::string("distwar: ") + name + "=" + s +
-                                ": expected an integer in " +
-                                std::to_string(lo) + ".." + std::to_string(hi));
-  return value;
-}
-
 /// Lowest threshold among the fastest; deterministic under ties.
 Trial fastest(const std::map<int, double> &measured) {
   Trial best{-1, 0};
@@ -43,24 +26,15 @@ Trial fastest(const std::map<int, double> &measured) {
 TunerOptions
 applyEnvironment(TunerOptions options,
                  const std::function<const char *(const char *)> &getEnv) {
-  if (const char *v = getEnv("DISTWAR_THRESHOLD"); v && *v)
-    options.forcedThreshold =
-        static_cast<int>(parseInteger("DISTWAR_THRESHOLD", v, 0, 33));
-  if (const char *v = getEnv("DISTWAR_AUTOTUNE"); v && *v)
-    options.enabled = parseInteger("DISTWAR_AUTOTUNE", v, 0, 1) != 0;
-  if (const char *v = getEnv("DISTWAR_AUTOTUNE_INTERVAL"); v && *v)
-    options.retuneInterval =
-        parseInteger("DISTWAR_AUTOTUNE_INTERVAL", v, 1, 1LL << 62);
-  if (const char *v = getEnv("DISTWAR_AUTOTUNE_SEARCH"); v && *v) {
-    const std::string s(v);
-    if (s == "exhaustive")
-      options.mode = SearchMode::kExhaustive;
-    else if (s == "coarse")
-      options.mode = SearchMode::kCoarseToFine;
-    else
-      throw std::invalid_argument("distwar: DISTWAR_AUTOTUNE_SEARCH=" + s +
-                                  ": expected exhaustive or coarse");
-  }
+  const Environment env = readEnvironment(getEnv);
+  if (env.allSites >= 0)
+    options.forcedThreshold = env.allSites;
+  if (env.autotuneGiven)
+    options.enabled = env.autotune;
+  if (env.interval > 0)
+    options.retuneInterval = env.interval;
+  if (env.searchGiven)
+    options.mode = env.search;
   return options;
 }
 

@@ -25,6 +25,13 @@ if(DISTWAR_MODE STREQUAL "installed")
     message(FATAL_ERROR "expected one installed distwarConfig.cmake, found: ${configs}")
   endif()
   get_filename_component(package_dir "${configs}" DIRECTORY)
+  # The Python package is installed with its runtime.
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_Interpreter_FOUND)
+    run("${CMAKE_COMMAND}" -E env "PYTHONPATH=${prefix}/share/distwar/python"
+        "${Python3_EXECUTABLE}" -c
+        "import distwar, os; d = distwar.include_dir(); assert d.startswith(r'${prefix}'), d; assert os.path.isfile(os.path.join(d, 'distwar', 'launch.h')); assert len(distwar.runtime_sources()) == 2")
+  endif()
 elseif(DISTWAR_MODE STREQUAL "build-tree")
   set(package_dir "${DISTWAR_BUILD_DIR}")
 else()

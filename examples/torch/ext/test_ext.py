@@ -10,6 +10,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import distwar.torch as dwt  # noqa: E402
 import distwar_splat  # noqa: E402
 import scene as sc  # noqa: E402
 
@@ -59,6 +60,31 @@ for k, (w, h, p) in enumerate([(61, 45, 300), (256, 192, 4000), (1000, 600, 6000
             check(bool(torch.isnan(got[p - s.offscreen:]).all()),
                   "%s %s %s: gradients of Gaussians in no list were written"
                   % (label, name, field))
+
+# The rewritten kernel's launch tunes its threshold as it runs: 200 more
+# launches on one scene, each checked, cover the first search and beyond.
+s = sc.make_scene(256, 192, 4000, seed + 7)
+ref, mag = sc.reference(s)
+live = slice(0, s.points - s.offscreen)
+bad_launches = 0
+for i in range(200):
+    out = sc.fresh_outputs(s)
+    sc.run(distwar_splat.backward, s, out)
+    torch.cuda.synchronize()
+    for got, base, r, m in zip(out, s.base, ref, mag):
+        err = (got[live].double() - base[live].double() - r[live]).abs()
+        tol = 2e-4 * (m[live] + base[live].double().abs()) + 1e-6
+        if bool((err > tol).any()) or not bool(torch.isfinite(got[live]).all()):
+            bad_launches += 1
+            break
+check(bad_launches == 0, "%d of 200 launches off while the threshold is tuned" % bad_launches)
+report = os.path.join(os.path.dirname(os.path.abspath(__file__)), "build", "test-report.jsonl")
+os.makedirs(os.path.dirname(report), exist_ok=True)
+dwt.write_report(distwar_splat, report)
+sites = dwt.read_report(report)
+print("distwar report:", sites)
+check(len(sites) == 1 and sites[0]["calls"] >= 203 and sites[0]["how"] in ("tuned", "searching"),
+      "the launches are counted and tuned: %s" % sites)
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

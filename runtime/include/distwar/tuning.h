@@ -14,6 +14,8 @@
 #ifndef DISTWAR_TUNING_H
 #define DISTWAR_TUNING_H
 
+#include "distwar/environment.h"
+
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -21,14 +23,6 @@
 #include <vector>
 
 namespace distwar {
-
-enum class SearchMode {
-  /// One trial per distinct threshold behaviour: 1..33 (0 behaves as 1).
-  kExhaustive,
-  /// A coarse grid (1, 1 + step, ..., 33), then halving the step around the
-  /// best so far: 11 trials with the default step of 8.
-  kCoarseToFine,
-};
 
 struct TunerOptions {
   /// Calls between tunings on one device; the first call tunes.
@@ -45,10 +39,11 @@ struct TunerOptions {
   int forcedThreshold = -1;
 };
 
-/// Applies the environment: DISTWAR_THRESHOLD=<0..33> forces a threshold,
-/// DISTWAR_AUTOTUNE=0 disables tuning (1 enables),
-/// DISTWAR_AUTOTUNE_INTERVAL=<n> sets the retune interval,
-/// DISTWAR_AUTOTUNE_SEARCH=exhaustive|coarse the search. Throws
+/// Applies the environment (distwar/environment.h): a DISTWAR_THRESHOLD value
+/// for every site forces it (site=value entries are the site registry's:
+/// KernelTuner leaves those sites at them), DISTWAR_AUTOTUNE=0 disables
+/// tuning (1 enables), DISTWAR_AUTOTUNE_INTERVAL=<n> sets the retune
+/// interval, DISTWAR_AUTOTUNE_SEARCH=exhaustive|coarse the search. Throws
 /// std::invalid_argument naming the variable on a bad value.
 TunerOptions applyEnvironment(
     TunerOptions options,

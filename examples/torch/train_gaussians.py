@@ -1,0 +1,294 @@
+"""Fits 3D Gaussians to synthetic images with a 3DGS rasterizer
+(diff-gaussian-rasterization's Python API) and Adam, once with its plain
+build and twice with its distwar build, in one process, iteration by
+iteration (side by side on the GPU):
+
+  plain      the rasterizer as published
+  distwar    the one-line setup.py change; thresholds tuned by the launches
+             themselves (nothing set)
+  fixed      the same build, DISTWAR_THRESHOLD set to the threshold a short
+             tuned run settled on first (what tuning should match)
+
+    train_gaussians.py --plain DIR --distwar DIR --out DIR [--iterations N]
+
+DIR: a folder holding the built package diff_gaussian_rasterization/ (with
+its _C extension, `setup.py build_ext --inplace`). The scene: `--gt` random
+Gaussians in a unit ball rendered from cameras on a sphere (train and test
+views); the model starts from `--points` other random Gaussians. Writes
+<out>/train.json (per-iteration times, PSNR), the distwar run's report
+(<out>/distwar-report.jsonl: DISTWAR_REPORT, written at exit) and prints a
+table last."""
+import argparse
+import contextlib
+import importlib.util
+import json
+import math
+import os
+import shutil
+import statistics
+import sys
+
+import torch
+
+import distwar.torch as dwt
+
+
+def load_rasterizer(folder, alias, env=None):
+    """Imports <folder>/diff_gaussian_rasterization as `alias`, with `env`
+    set while its extension loads (the distwar runtime reads DISTWAR_* when
+    its site tables register)."""
+    package = os.path.join(folder, "diff_gaussian_rasterization")
+    spec = importlib.util.spec_from_file_location(
+        alias, os.path.join(package, "__init__.py"), submodule_search_locations=[package])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    saved = {k: os.environ.get(k) for k in (env or {})}
+    os.environ.update(env or {})
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return module
+
+
+def copy_package(folder, to):
+    """A second copy of a built package: its extension loads as another
+    shared object, with a registry (and environment) of its own."""
+    shutil.rmtree(to, ignore_errors=True)
+    shutil.copytree(os.path.join(folder, "diff_gaussian_rasterization"),
+                    os.path.join(to, "diff_gaussian_rasterization"))
+    return to
+
+
+class Camera:
+    """OpenCV-style camera (x right, y down, z forward) at `eye` looking at
+    the origin, in the rasterizer's conventions (row-vector matrices)."""
+
+    def __init__(self, eye, size, fov, device):
+        eye = torch.tensor(eye, dtype=torch.float32)
+        forward = -eye / eye.norm()
+        up = torch.tensor([0.0, 0.0, 1.0])
+        right = torch.linalg.cross(forward, up)
+        right = right / right.norm()
+        down = torch.linalg.cross(forward, right)
+        world_to_camera = torch.eye(4)
+        world_to_camera[:3, :3] = torch.stack([right, down, forward])
+        world_to_camera[:3, 3] = -world_to_camera[:3, :3] @ eye
+        near, far = 0.01, 100.0
+        self.tan_half = math.tan(fov / 2)
+        top = self.tan_half * near
+        proj = torch.zeros(4, 4)
+        proj[0, 0] = proj[1, 1] = near / top
+        proj[2, 2] = far / (far - near)
+        proj[2, 3] = -far * near / (far - near)
+        proj[3, 2] = 1.0
+        self.size = size
+        self.view = world_to_camera.t().contiguous().to(device)
+        self.proj = (proj @ world_to_camera).t().contiguous().to(device)
+        self.eye = eye.to(device)
+
+
+def cameras(count, size, device, seed, radius=3.2, fov=math.radians(50)):
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for _ in range(count):
+        # Away from the poles, where `up` would be the viewing direction.
+        z = 1.8 * torch.rand(1, generator=g).item() - 0.9
+        phi = 2 * math.pi * torch.rand(1, generator=g).item()
+        r = math.sqrt(1 - z * z)
+        out.append(Camera([radius * r * math.cos(phi), radius * r * math.sin(phi),
+                           radius * z], size, fov, device))
+    return out
+
+
+def random_gaussians(count, seed, device, scale, opacity):
+    """Parameters (before activation) of `count` Gaussians in the unit ball."""
+    g = torch.Generator().manual_seed(seed)
+    direction = torch.randn(count, 3, generator=g)
+    direction = direction / direction.norm(dim=1, keepdim=True)
+    xyz = direction * torch.rand(count, 1, generator=g) ** (1 / 3)
+    params = {
+        "xyz": xyz,
+        "dc": (torch.rand(count, 1, 3, generator=g) - 0.5) * 3.0,
+        "scaling": torch.log(scale * (0.5 + torch.rand(count, 3, generator=g))),
+        "rotation": torch.randn(count, 4, generator=g),
+        "opacity": torch.logit(torch.full((count, 1), opacity)),
+    }
+    return {k: v.to(device).contiguous() for k, v in params.items()}
+
+
+def render(module, params, camera):
+    size = camera.size
+    settings = module.GaussianRasterizationSettings(
+        image_height=size, image_width=size, tanfovx=camera.tan_half,
+        tanfovy=camera.tan_half, bg=torch.zeros(3, device=params["xyz"].device),
+        scale_modifier=1.0, viewmatrix=camera.view, projmatrix=camera.proj, sh_degree=0,
+        campos=camera.eye, prefiltered=False, debug=False)
+    screen = torch.zeros_like(params["xyz"], requires_grad=True)
+    image, _ = module.GaussianRasterizer(settings)(
+        means3D=params["xyz"], means2D=screen, shs=params["dc"], colors_precomp=None,
+        opacities=torch.sigmoid(params["opacity"]), scales=torch.exp(params["scaling"]),
+        rotations=torch.nn.functional.normalize(params["rotation"]), cov3D_precomp=None)
+    return image
+
+
+def psnr(a, b):
+    mse = ((a.clamp(0, 1) - b.clamp(0, 1)) ** 2).mean().item()
+    return -10 * math.log10(max(mse, 1e-12))
+
+
+class Run:
+    """One training: its rasterizer, parameters, optimiser and times."""
+    LR = {"xyz": 1.6e-4, "dc": 2.5e-3, "scaling": 5e-3, "rotation": 1e-3, "opacity": 0.05}
+
+    def __init__(self, name, module, init):
+        self.name, self.module = name, module
+        self.params = {k: v.clone().requires_grad_(True) for k, v in init.items()}
+        self.opt = torch.optim.Adam(
+            [{"params": [p], "lr": self.LR[k]} for k, p in self.params.items()], eps=1e-15)
+        self.iteration_ms, self.backward_ms, self.losses = [], [], []
+
+    def step(self, camera, target):
+        e = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+        e[0].record()
+        loss = (render(self.module, self.params, camera) - target).abs().mean()
+        e[1].record()
+        loss.backward()
+        e[2].record()
+        self.opt.step()
+        self.opt.zero_grad(set_to_none=True)
+        end = torch.cuda.Event(enable_timing=True)
+        end.record()
+        self._pending = (e, end, loss)
+
+    def collect(self):
+        e, end, loss = self._pending
+        self.iteration_ms.append(e[0].elapsed_time(end))
+        self.backward_ms.append(e[1].elapsed_time(e[2]))
+        self.losses.append(loss.item())
+
+    @torch.no_grad()
+    def test_psnr(self, views, targets):
+        return statistics.mean(psnr(render(self.module, self.params, c), t)
+                               for c, t in zip(views, targets))
+
+
+def site_report(module, path):
+    dwt.write_report(module._C, path)
+    return dwt.read_report(path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--plain", required=True)
+    ap.add_argument("--distwar", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--iterations", type=int, default=2000)
+    ap.add_argument("--size", type=int, default=800)
+    ap.add_argument("--points", type=int, default=100000)
+    ap.add_argument("--gt", type=int, default=30000)
+    ap.add_argument("--train-views", type=int, default=48)
+    ap.add_argument("--test-views", type=int, default=8)
+    ap.add_argument("--probe-iterations", type=int, default=300,
+                    help="iterations of the short tuned run that picks the fixed threshold")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    device = "cuda"
+    torch.manual_seed(args.seed)
+
+    work = os.path.join(args.out, "packages")
+    plain = load_rasterizer(args.plain, "dgr_plain")
+    report_file = os.path.join(args.out, "distwar-report.jsonl")
+    if os.path.exists(report_file):
+        os.remove(report_file)
+    tuned = load_rasterizer(args.distwar, "dgr_distwar", {"DISTWAR_REPORT": report_file})
+    probe = load_rasterizer(copy_package(args.distwar, os.path.join(work, "probe")), "dgr_probe")
+
+    views = cameras(args.train_views + args.test_views, args.size, device, args.seed)
+    train_views, test_views = views[:args.train_views], views[args.train_views:]
+    gt = random_gaussians(args.gt, args.seed + 1, device, scale=0.03, opacity=0.6)
+    with torch.no_grad():
+        targets = [render(plain, gt, c) for c in views]
+    train_targets, test_targets = targets[:args.train_views], targets[args.train_views:]
+    init = random_gaussians(args.points, args.seed + 2, device, scale=0.015, opacity=0.1)
+    order = torch.randint(0, args.train_views, (args.iterations,),
+                          generator=torch.Generator().manual_seed(args.seed + 3)).tolist()
+
+    # A short tuned run picks the threshold the fixed run uses (more rounds
+    # of it if its search has not ended).
+    probe_run = Run("probe", probe, init)
+    probed = []
+    for i in range(4 * args.probe_iterations):
+        view = order[i % len(order)]
+        probe_run.step(train_views[view], train_targets[view])
+        probe_run.collect()
+        if (i + 1) % args.probe_iterations == 0:
+            probed = [r for r in site_report(probe, os.path.join(args.out, "probe-report.jsonl"))
+                      if r["site"] == "renderCUDA#0"]
+            if probed and probed[0]["how"] == "tuned":
+                break
+    if not probed or probed[0]["how"] != "tuned":
+        print("train_gaussians.py: the probe run did not settle: %s" % probed)
+        return 1
+    fixed_threshold = probed[0]["threshold"]
+    fixed = load_rasterizer(copy_package(args.distwar, os.path.join(work, "fixed")), "dgr_fixed",
+                            {"DISTWAR_THRESHOLD": str(fixed_threshold)})
+
+    runs = [Run("plain", plain, init), Run("distwar", tuned, init), Run("fixed", fixed, init)]
+    for i in range(args.iterations):
+        camera, target = train_views[order[i]], train_targets[order[i]]
+        for r in runs:
+            r.step(camera, target)
+        torch.cuda.synchronize()
+        for r in runs:
+            r.collect()
+        if (i + 1) % 500 == 0:
+            print("iteration %d: loss %s" % (i + 1, "  ".join(
+                "%s %.5f" % (r.name, r.losses[-1]) for r in runs)), flush=True)
+
+    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+               "size": args.size, "points": args.points, "iterations": args.iterations,
+               "fixed_threshold": fixed_threshold, "runs": {}}
+    skip = min(10, args.iterations // 10)  # allocator and cache warm-up, alike for all
+    for r in runs:
+        results["runs"][r.name] = {
+            "iteration_ms": statistics.mean(r.iteration_ms[skip:]),
+            "iteration_ms_median": statistics.median(r.iteration_ms[skip:]),
+            "backward_ms": statistics.mean(r.backward_ms[skip:]),
+            "final_loss": statistics.mean(r.losses[-50:]),
+            "test_psnr": r.test_psnr(test_views, test_targets),
+            "per_iteration_ms": r.iteration_ms,
+        }
+    sites = site_report(tuned, os.path.join(args.out, "distwar-report-now.jsonl"))
+    results["distwar_sites"] = sites
+    with open(os.path.join(args.out, "train.json"), "w") as f:
+        json.dump(results, f)
+
+    print("distwar sites (report of the tuned run): " + json.dumps(sites))
+    print("%s, %dx%d, %d Gaussians, %d iterations, torch %s" % (
+        results["device"], args.size, args.size, args.points, args.iterations, torch.__version__))
+    base = results["runs"]["plain"]
+    print("| run | ms / iteration | backward ms | speedup (iteration) | test PSNR |")
+    print("|---|---|---|---|---|")
+    for r in runs:
+        s = results["runs"][r.name]
+        label = {"plain": "plain", "distwar": "distwar, tuned by its launches",
+                 "fixed": "distwar, DISTWAR_THRESHOLD=%d" % fixed_threshold}[r.name]
+        print("| %s | %.3f | %.3f | %.2fx | %.2f dB |" % (
+            label, s["iteration_ms"], s["backward_ms"],
+            base["iteration_ms"] / s["iteration_ms"], s["test_psnr"]))
+    t, f_ = results["runs"]["distwar"], results["runs"]["fixed"]
+    print("tuning overhead vs the fixed threshold: %+.2f%% per iteration (mean), %+.2f%% (median)"
+          % (100 * (t["iteration_ms"] / f_["iteration_ms"] - 1),
+             100 * (t["iteration_ms_median"] / f_["iteration_ms_median"] - 1)))
+    return 0
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())

@@ -1,0 +1,486 @@
+//===- distwar/launch.h - Tuning the launches that distwar-rewrite wraps --===//
+//
+// distwar-rewrite wraps every launch, in the rewritten file, of a kernel that
+// reads batched sites (docs/GENERATED_CODE.md, section 9):
+//
+//   { static ::distwar::LaunchTuner distwar_tuner0("renderCUDA",
+//         {{&distwar_sites_backward_cu, "renderCUDA#0"}});
+//     ::distwar::LaunchTicket distwar_ticket0 = distwar_tuner0.begin(stream);
+//     renderCUDA<3><<<grid, block, 0, stream>>>(...);
+//     distwar_tuner0.end(distwar_ticket0); }
+//
+// so that the program's own launches tune the thresholds with no code from
+// its author (distwar/online_tuning.h says how). Per launch, begin():
+// - reads back the times of earlier timed launches whose events are done
+//   (cudaEventQuery: never a sync);
+// - writes the thresholds this launch runs with into the translation unit's
+//   `__constant__` tables, ordered on the launch's stream
+//   (cudaMemcpyToSymbolAsync, only when they change);
+// - records a start event when the launch is timed; end() records the stop.
+// A stream that is being captured into a CUDA graph gets none of that: the
+// search stops where it is (settles on the best so far, for good, since the
+// graph's replays read the tables whenever they run), and the thresholds are
+// set by copies from pinned memory that the graph replays. Sites that the
+// environment, the program or a KernelTuner decided are left to them
+// (distwar/sites.h); inside KernelTuner::run the launch only counts.
+//
+// Every set of sites has one state per process, shared by the launch
+// statements and template instantiations that launch it, held by the site
+// registry (the report written at exit reads it); each device searches on
+// its own (its tables and its times are its own). Calls are serialised by the
+// registry's mutex. A CUDA error of the program is left for the program to
+// see: nothing is done while one is pending. An error of ours stops the
+// tuning on that device and is cleared.
+//
+// Host code only; header-only so that rewritten code needs nothing but the
+// CUDA runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_LAUNCH_H
+#define DISTWAR_LAUNCH_H
+
+#include "distwar/online_tuning.h"
+#include "distwar/sites.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace distwar {
+
+/// One site a launch reads: its table (the host shadow of the
+/// `__constant__` array) and its name.
+struct SiteRef {
+  const void *symbol;
+  const char *name;
+};
+
+namespace detail {
+class LaunchState;
+} // namespace detail
+
+/// What begin() hands to end().
+struct LaunchTicket {
+  detail::LaunchState *state = nullptr;
+  cudaStream_t stream = nullptr;
+  int device = -1;
+  /// The event pair of a timed launch; -1: not timed.
+  int pair = -1;
+  /// The tuner's ticket; -1 for a launch timed for the report only.
+  long long ticket = -1;
+};
+
+namespace detail {
+
+/// Relaxed stream-capture mode on this thread while alive: the event
+/// queries and allocations below must not invalidate a capture that another
+/// thread has under way in global mode.
+class RelaxedCapture {
+public:
+  RelaxedCapture()
+      : ok(cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess) {}
+  ~RelaxedCapture() {
+    if (ok)
+      cudaThreadExchangeStreamCaptureMode(&mode);
+  }
+  RelaxedCapture(const RelaxedCapture &) = delete;
+  RelaxedCapture &operator=(const RelaxedCapture &) = delete;
+
+private:
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  bool ok;
+};
+
+inline OnlineTunerOptions launchTunerOptions(const Environment &env) {
+  OnlineTunerOptions o;
+  if (env.searchGiven && env.search == SearchMode::kExhaustive)
+    o.candidates = OnlineTunerOptions::allThresholds();
+  if (env.interval > 0)
+    o.recheckInterval = env.interval;
+  return o;
+}
+
+class LaunchState final : public LaunchReporter {
+public:
+  /// Timed launches in flight per device, at most.
+  static constexpr int kEventPairs = 16;
+  /// Without tuning, one launch in this many is timed for the report.
+  static constexpr long long kReportSampleEvery = 32;
+
+  LaunchState(std::vector<SiteEntry> sites, const Environment &env,
+              uint64_t seed)
+      : entries(std::move(sites)), tuning(env.autotune),
+        options(launchTunerOptions(env)), seed(seed) {}
+
+  // Never destroyed before the program ends: its events and pinned memory
+  // are left to the CUDA runtime's teardown, which may already have run.
+  ~LaunchState() override = default;
+
+  void addKernel(const std::string &name) {
+    for (const std::string &k : kernels)
+      if (k == name)
+        return;
+    kernels.push_back(name);
+  }
+
+  LaunchSummary summary() override {
+    LaunchSummary s;
+    for (const std::string &k : kernels)
+      s.kernels += (s.kernels.empty() ? "" : ",") + k;
+    s.calls = calls;
+    // Calls and times of every device; the search of the busiest one.
+    const Device *busiest = nullptr;
+    for (const auto &entry : devices) {
+      const Device &d = entry.second;
+      s.timedCalls += d.samples + d.tuner.settledSampleCount();
+      s.timedMs +=
+          d.samplesMs + d.tuner.settledMeanMs() * d.tuner.settledSampleCount();
+      if (!busiest || d.tuner.callCount() > busiest->tuner.callCount())
+        busiest = &d;
+    }
+    if (busiest) {
+      s.settled = busiest->tuner.settled();
+      s.searches = busiest->tuner.searches();
+      s.moves = busiest->tuner.moves();
+      s.lastSearch = busiest->tuner.lastSearch();
+    }
+    return s;
+  }
+
+  LaunchTicket begin(cudaStream_t stream, SiteRegistry &registry) {
+    LaunchTicket t;
+    t.state = this;
+    t.stream = stream;
+    ++calls;
+    // The program's own error comes first: leave it for its check.
+    if (cudaPeekAtLastError() != cudaSuccess)
+      return t;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      cudaGetLastError();
+      return t;
+    }
+    Device &d = devices.try_emplace(device, options, seed).first->second;
+    if (d.broken)
+      return t;
+    t.device = device;
+    RelaxedCapture relaxed;
+    collect(d);
+    if (d.broken)
+      return t;
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+      // The legacy stream while another stream captures: nothing to do.
+      cudaGetLastError();
+      return t;
+    }
+    const bool passive = kernelTunerDepth() > 0;
+    if (status != cudaStreamCaptureStatusNone) {
+      d.frozen = true;
+      if (!passive)
+        setForCapture(d, stream);
+      return t;
+    }
+    if (!d.pinned && !preparePinned(d))
+      return t;
+
+    OnlineTuner::Plan plan;
+    const bool canTime = !d.free.empty() && !passive;
+    if (!passive && tunes()) {
+      if (d.frozen)
+        plan.threshold = d.tuner.threshold();
+      else
+        plan = d.tuner.next(canTime);
+    }
+    if (plan.ticket < 0 && canTime && (!tunes() || d.frozen) &&
+        calls % kReportSampleEvery == 0)
+      plan.ticket = kReportSample;
+    if (d.generation != registry.generation) {
+      d.known.assign(entries.size(), -1);
+      d.generation = registry.generation;
+    }
+    if (!passive && !write(d, stream, plan.threshold)) {
+      d.tuner.forget(plan.ticket);
+      return t;
+    }
+    if (plan.ticket != -1) {
+      const int pair = d.free.back();
+      if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
+        d.tuner.forget(plan.ticket);
+        return t;
+      }
+      d.free.pop_back();
+      t.pair = pair;
+      t.ticket = plan.ticket;
+    }
+    return t;
+  }
+
+  void end(const LaunchTicket &t) {
+    Device &d = devices.at(t.device);
+    // A failed launch (its error pending) is not timed.
+    if (cudaPeekAtLastError() != cudaSuccess ||
+        !check(d, cudaEventRecord(d.stops[t.pair], t.stream))) {
+      d.free.push_back(t.pair);
+      d.tuner.forget(t.ticket);
+      return;
+    }
+    d.inFlight.push_back({t.pair, t.ticket});
+  }
+
+private:
+  static constexpr long long kReportSample = -2;
+
+  struct InFlight {
+    int pair;
+    long long ticket;
+  };
+  /// Tables are per device, and so are times: each device tunes its own.
+  struct Device {
+    Device(const OnlineTunerOptions &options, uint64_t seed)
+        : tuner(options, seed) {}
+    OnlineTuner tuner;
+    /// A launch was captured: no more searching on this device.
+    bool frozen = false;
+    long long samples = 0;
+    double samplesMs = 0;
+    /// Per entry, the value this state last wrote (-1: unknown).
+    std::vector<int> known;
+    unsigned long long generation = ~0ULL;
+    std::vector<cudaEvent_t> starts, stops;
+    std::vector<int> free;
+    std::vector<InFlight> inFlight;
+    /// Per entry, what a captured launch copies into the table.
+    int *pinned = nullptr;
+    bool broken = false;
+  };
+
+  /// An error of ours stops the tuning on this device; it is cleared so
+  /// that the program's next check does not take it for its own.
+  bool check(Device &d, cudaError_t err) {
+    if (err == cudaSuccess)
+      return true;
+    cudaGetLastError();
+    d.broken = true;
+    return false;
+  }
+
+  /// Whether some site is left to launch tuning.
+  bool tunes() const {
+    if (!tuning)
+      return false;
+    for (const SiteEntry &e : entries) {
+      const ThresholdOrigin o = e.table->origin[e.index];
+      if (o == ThresholdOrigin::kDefault || o == ThresholdOrigin::kLaunchTuner)
+        return true;
+    }
+    return false;
+  }
+
+  /// What entry `i` should hold: the environment's value, the launch
+  /// tuner's `tuned` (-1: leave it), or -1 for a site decided elsewhere.
+  int desired(size_t i, int tuned) const {
+    const SiteEntry &e = entries[i];
+    switch (e.table->origin[e.index]) {
+    case ThresholdOrigin::kEnvironment:
+      return e.table->value[e.index];
+    case ThresholdOrigin::kDefault:
+    case ThresholdOrigin::kLaunchTuner:
+      return tuning ? tuned : -1;
+    case ThresholdOrigin::kProgram:
+    case ThresholdOrigin::kKernelTuner:
+      return -1;
+    }
+    return -1;
+  }
+
+  /// Reads back every finished timed launch.
+  void collect(Device &d) {
+    size_t kept = 0;
+    for (size_t i = 0; i < d.inFlight.size(); ++i) {
+      const InFlight f = d.inFlight[i];
+      const cudaError_t q = cudaEventQuery(d.stops[f.pair]);
+      if (q == cudaErrorNotReady) {
+        cudaGetLastError();
+        d.inFlight[kept++] = f;
+        continue;
+      }
+      float ms = 0;
+      if (!check(d, q) || !check(d, cudaEventElapsedTime(&ms, d.starts[f.pair],
+                                                         d.stops[f.pair]))) {
+        d.tuner.forget(f.ticket);
+        continue;
+      }
+      d.free.push_back(f.pair);
+      if (f.ticket == kReportSample) {
+        ++d.samples;
+        d.samplesMs += ms;
+      } else {
+        d.tuner.record(f.ticket, ms);
+      }
+    }
+    d.inFlight.resize(kept);
+  }
+
+  /// Events and pinned memory, once per device (never during a capture).
+  bool preparePinned(Device &d) {
+    for (int i = 0; i < kEventPairs; ++i) {
+      cudaEvent_t start, stop;
+      if (!check(d, cudaEventCreate(&start)) ||
+          !check(d, cudaEventCreate(&stop)))
+        return false;
+      d.starts.push_back(start);
+      d.stops.push_back(stop);
+      d.free.push_back(i);
+    }
+    void *pinned = nullptr;
+    if (!check(d, cudaHostAlloc(&pinned, entries.size() * sizeof(int),
+                                cudaHostAllocDefault)))
+      return false;
+    d.pinned = static_cast<int *>(pinned);
+    for (size_t i = 0; i < entries.size(); ++i)
+      d.pinned[i] = -1;
+    return true;
+  }
+
+  /// Writes the entries whose value changes; false on an error.
+  bool write(Device &d, cudaStream_t stream, int tuned) {
+    // Most launches change nothing: no allocation for them.
+    bool any = false;
+    for (size_t i = 0; i < entries.size() && !any; ++i) {
+      const int v = desired(i, tuned);
+      any = v >= 0 && v != d.known[i];
+    }
+    if (!any)
+      return true;
+    std::map<SiteTable *, std::vector<int>> changes;
+    std::vector<int> values(entries.size(), -1);
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const int v = desired(i, tuned);
+      if (v < 0 || v == d.known[i])
+        continue;
+      values[i] = v;
+      const SiteEntry &e = entries[i];
+      std::vector<int> &row = changes[e.table];
+      row.resize(e.table->names.size(), -1);
+      row[e.index] = v;
+    }
+    for (auto &change : changes)
+      if (change.first->symbol &&
+          !check(d, copyToTable(*change.first, change.second, stream, true)))
+        return false;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (values[i] < 0)
+        continue;
+      const SiteEntry &e = entries[i];
+      d.known[i] = values[i];
+      d.pinned[i] = values[i];
+      e.table->value[e.index] = values[i];
+      if (e.table->origin[e.index] == ThresholdOrigin::kDefault)
+        e.table->origin[e.index] = ThresholdOrigin::kLaunchTuner;
+    }
+    return true;
+  }
+
+  /// A captured launch: the graph gets copies from pinned memory, so each
+  /// replay runs with what the tuner settled on.
+  void setForCapture(Device &d, cudaStream_t stream) {
+    if (!d.pinned)
+      return;
+    const int tuned = tunes() ? d.tuner.threshold() : -1;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const int v = desired(i, tuned);
+      const SiteEntry &e = entries[i];
+      if (v < 0 || !e.table->symbol)
+        continue;
+      d.pinned[i] = v;
+      if (!check(d, cudaMemcpyToSymbolAsync(e.table->symbol, &d.pinned[i],
+                                            sizeof(int), e.index * sizeof(int),
+                                            cudaMemcpyHostToDevice, stream)))
+        return;
+    }
+  }
+
+  std::vector<SiteEntry> entries;
+  std::vector<std::string> kernels;
+  bool tuning;
+  OnlineTunerOptions options;
+  uint64_t seed;
+  std::map<int, Device> devices;
+  long long calls = 0;
+};
+
+} // namespace detail
+
+/// The static object of a wrapped launch statement.
+class LaunchTuner {
+public:
+  LaunchTuner(const char *kernel, std::initializer_list<SiteRef> sites) {
+    detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    std::vector<detail::SiteEntry> entries;
+    uint64_t seed = 1469598103934665603ULL;
+    for (const SiteRef &ref : sites) {
+      for (detail::SiteTable &table : registry.tables) {
+        if (table.symbol != ref.symbol)
+          continue;
+        for (size_t k = 0; k < table.names.size(); ++k)
+          if (table.names[k] == ref.name)
+            entries.push_back({&table, static_cast<int>(k)});
+      }
+      for (const char *c = ref.name; *c; ++c)
+        seed = (seed ^ static_cast<unsigned char>(*c)) * 1099511628211ULL;
+    }
+    std::sort(entries.begin(), entries.end());
+    entries.erase(
+        std::unique(entries.begin(), entries.end(),
+                    [](const detail::SiteEntry &a, const detail::SiteEntry &b) {
+                      return !(a < b) && !(b < a);
+                    }),
+        entries.end());
+    if (entries.empty())
+      return;
+    std::unique_ptr<detail::LaunchReporter> &slot = registry.launches[entries];
+    if (!slot)
+      slot = std::make_unique<detail::LaunchState>(
+          entries, registry.environment(), seed);
+    state = static_cast<detail::LaunchState *>(slot.get());
+    state->addKernel(kernel);
+  }
+  LaunchTuner(const LaunchTuner &) = delete;
+  LaunchTuner &operator=(const LaunchTuner &) = delete;
+
+  /// Before the launch on `stream`. Throws std::invalid_argument when a
+  /// DISTWAR_* variable holds a bad value.
+  LaunchTicket begin(cudaStream_t stream) {
+    if (!state)
+      return LaunchTicket();
+    detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+    if (!registry.environmentError().empty())
+      throw std::invalid_argument(registry.environmentError());
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    return state->begin(stream, registry);
+  }
+
+  /// After the launch.
+  void end(const LaunchTicket &ticket) {
+    if (!ticket.state || ticket.pair < 0)
+      return;
+    std::lock_guard<std::mutex> lock(detail::SiteRegistry::instance().mutex);
+    ticket.state->end(ticket);
+  }
+
+private:
+  detail::LaunchState *state = nullptr;
+};
+
+} // namespace distwar
+
+#endif // DISTWAR_LAUNCH_H
