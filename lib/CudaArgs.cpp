@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 using namespace llvm;
 
@@ -340,6 +341,61 @@ stripCompileCommand(ArrayRef<std::string> RawCommand, StringRef File,
   return Out;
 }
 
+static constexpr llvm::StringLiteral FrontEndDir = "/distwar-front-end/";
+
+static std::string frontEndPath(StringRef Name) {
+  return (FrontEndDir + Name).str();
+}
+
+// nvcc's math headers (crt/math_functions.hpp) declare min and max for host
+// code too; Clang's CUDA headers only for device code, so host launch code
+// such as `min(n, max_threads)` would not parse. The same overloads, host
+// only (Clang's device ones stay as they are).
+static constexpr llvm::StringLiteral NvccHostMinMax = R"cpp(
+#ifndef DISTWAR_NVCC_HOST_MIN_MAX
+#define DISTWAR_NVCC_HOST_MIN_MAX
+#define DISTWAR_HOST_MIN_MAX(R, A, B)                                          \
+  static inline __attribute__((host)) R min(A a, B b) {                        \
+    return (R)a < (R)b ? (R)a : (R)b;                                          \
+  }                                                                            \
+  static inline __attribute__((host)) R max(A a, B b) {                        \
+    return (R)a > (R)b ? (R)a : (R)b;                                          \
+  }
+DISTWAR_HOST_MIN_MAX(int, int, int)
+DISTWAR_HOST_MIN_MAX(unsigned int, unsigned int, unsigned int)
+DISTWAR_HOST_MIN_MAX(unsigned int, int, unsigned int)
+DISTWAR_HOST_MIN_MAX(unsigned int, unsigned int, int)
+DISTWAR_HOST_MIN_MAX(long int, long int, long int)
+DISTWAR_HOST_MIN_MAX(unsigned long int, unsigned long int, unsigned long int)
+DISTWAR_HOST_MIN_MAX(unsigned long int, long int, unsigned long int)
+DISTWAR_HOST_MIN_MAX(unsigned long int, unsigned long int, long int)
+DISTWAR_HOST_MIN_MAX(long long int, long long int, long long int)
+DISTWAR_HOST_MIN_MAX(unsigned long long int, unsigned long long int,
+                     unsigned long long int)
+DISTWAR_HOST_MIN_MAX(unsigned long long int, long long int,
+                     unsigned long long int)
+DISTWAR_HOST_MIN_MAX(unsigned long long int, unsigned long long int,
+                     long long int)
+DISTWAR_HOST_MIN_MAX(float, float, float)
+DISTWAR_HOST_MIN_MAX(double, double, double)
+DISTWAR_HOST_MIN_MAX(double, float, double)
+DISTWAR_HOST_MIN_MAX(double, double, float)
+#undef DISTWAR_HOST_MIN_MAX
+#endif
+)cpp";
+
+void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS) {
+  FS.addFile(frontEndPath("nvcc_host_min_max.h"), 0,
+             MemoryBuffer::getMemBuffer(NvccHostMinMax));
+  FS.addFile(frontEndPchMain(), 0, MemoryBuffer::getMemBuffer(""));
+}
+
+bool isFrontEndFile(StringRef Path) { return Path.starts_with(FrontEndDir); }
+
+std::string frontEndPchMain() { return frontEndPath("pch_main.cu"); }
+
+std::string frontEndFileText() { return NvccHostMinMax.str(); }
+
 std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                       ArrayRef<std::string> UserFlags) {
   std::vector<std::string> Args = {"-x",
@@ -347,7 +403,8 @@ std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                    "--cuda-device-only",
                                    "--cuda-gpu-arch=" + Options.GpuArch,
                                    "-std=c++17",
-                                   "-Wno-unknown-cuda-version"};
+                                   "-Wno-unknown-cuda-version",
+                                   "-Wno-c++11-narrowing"};
   if (!Options.ResourceDir.empty())
     Args.push_back("-resource-dir=" + Options.ResourceDir);
   if (Options.NoCudaSdk) {
@@ -357,6 +414,7 @@ std::vector<std::string> frontEndArgs(const CudaOptions &Options,
     std::string Cccl = cudaCcclIncludeDir(Options.CudaPath);
     if (!Cccl.empty())
       Args.push_back("-isystem" + Cccl);
+    Args.insert(Args.end(), {"-include", frontEndPath("nvcc_host_min_max.h")});
   }
   if (!Options.RuntimeIncludeDir.empty())
     Args.push_back("-isystem" + Options.RuntimeIncludeDir); // not the user's

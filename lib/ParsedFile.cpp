@@ -1,15 +1,22 @@
 //===- ParsedFile.cpp - one device-only parse of one file -----------------===//
 
 #include "distwar/ParsedFile.h"
+#include "distwar/CudaArgs.h"
+#include "distwar/NvccSpelling.h"
+#include "distwar/ParseFailure.h"
+#include "distwar/PchCache.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendAction.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <optional>
 
@@ -20,10 +27,27 @@ namespace distwar {
 namespace {
 
 /// Every file entered, system headers included: a depfile must name the
-/// CUDA headers too, or an SDK update would not re-run the rewrite.
+/// CUDA headers too, or an SDK update would not re-run the rewrite. Files
+/// of a precompiled header count as read.
 class EveryFileCollector : public DependencyCollector {
   bool needSystemDependencies() override { return true; }
 };
+
+/// The files \p Deps saw, as readFiles promises: the main file first, the
+/// others sorted, the front end's own in-memory files left out. Sorted, so
+/// that a parse through a precompiled header lists what a parse without
+/// one lists.
+std::vector<std::string> readFiles(const DependencyCollector &Deps,
+                                   llvm::StringRef MainFile) {
+  std::vector<std::string> Out;
+  for (llvm::StringRef F : Deps.getDependencies())
+    if (F != MainFile && !isFrontEndFile(F))
+      Out.push_back(F.str());
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  Out.insert(Out.begin(), MainFile.str());
+  return Out;
+}
 
 /// Records the spelling of each resolved #include.
 class InclusionRecorder : public PPCallbacks {
@@ -41,21 +65,80 @@ private:
   std::vector<Inclusion> &Out;
 };
 
+/// The file system a parse reads: the disk, the code being parsed (it may
+/// come from stdin or a check), the front end's own files, and
+/// NvccSpelling.h's changes on top.
+struct ParseFileSystem {
+  ParseFileSystem(llvm::StringRef FilePath, llvm::StringRef Code) {
+    // Not the real file system: `-working-directory` (from a compilation
+    // database) would change the process's directory, and with it where
+    // relative output paths go.
+    auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+        llvm::vfs::createPhysicalFileSystem());
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Overlay->pushOverlay(Memory);
+    Memory->addFile(FilePath, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
+    addFrontEndFiles(*Memory);
+    Spelling = llvm::makeIntrusiveRefCnt<NvccSpellingFileSystem>(Overlay);
+  }
+  llvm::IntrusiveRefCntPtr<NvccSpellingFileSystem> Spelling;
+};
+
+/// The device-only compiler invocation of \p Args for \p FilePath, or null
+/// (with the driver's errors in \p Diags).
+std::shared_ptr<CompilerInvocation>
+makeInvocation(llvm::StringRef FilePath, const std::vector<std::string> &Args,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+               llvm::IntrusiveRefCntPtr<DiagnosticsEngine> Diags,
+               std::vector<std::string> &CC1Args) {
+  std::vector<std::string> Full = {"distwar-rewrite", "-fsyntax-only"};
+  Full.insert(Full.end(), Args.begin(), Args.end());
+  Full.push_back(FilePath.str());
+  Full = tooling::getClangStripDependencyFileAdjuster()(Full, FilePath);
+  std::vector<const char *> Argv;
+  for (const std::string &A : Full)
+    Argv.push_back(A.c_str());
+  CreateInvocationOptions Opts;
+  Opts.Diags = Diags;
+  Opts.VFS = FS;
+  Opts.CC1Args = &CC1Args;
+  std::unique_ptr<CompilerInvocation> Inv = createInvocation(Argv, Opts);
+  if (!Inv)
+    return nullptr;
+  Inv->getFrontendOpts().DisableFree = false;
+  return std::shared_ptr<CompilerInvocation>(std::move(Inv));
+}
+
+/// The top-level declarations this parse read (not those of a precompiled
+/// header).
+class TopLevelDecls : public ASTConsumer {
+public:
+  explicit TopLevelDecls(std::vector<Decl *> &Out) : Out(Out) {}
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    Out.insert(Out.end(), Group.begin(), Group.end());
+    return true;
+  }
+
+private:
+  std::vector<Decl *> &Out;
+};
+
 class ParseAction : public ASTFrontendAction {
 public:
   ParseAction(llvm::function_ref<void(ParsedFile &)> Body,
-              std::string &DiagText)
-      : Body(Body), DiagText(DiagText) {}
+              const ParseFailure &Failure, const NvccSpellingFileSystem &FS)
+      : Body(Body), Failure(Failure), FS(FS) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
-    return std::make_unique<ASTConsumer>();
+    return std::make_unique<TopLevelDecls>(Parsed);
   }
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Collector.emplace(CI.getPreprocessor());
     Deps = std::make_shared<EveryFileCollector>();
     Deps->attachToPreprocessor(CI.getPreprocessor());
+    CI.addDependencyCollector(Deps); // the precompiled header's files
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<InclusionRecorder>(Inclusions));
     return true;
@@ -64,12 +147,23 @@ public:
   void EndSourceFileAction() override {
     CompilerInstance &CI = getCompilerInstance();
     syntax::TokenBuffer Tokens = std::move(*Collector).consume();
+    // Visitors of the AST walk what this parse read: the declarations of a
+    // precompiled header (the CUDA headers, never edited) would otherwise be
+    // loaded from it one by one, at the cost of parsing them.
+    CI.getASTContext().setTraversalScope(Parsed);
     ParsedFile File{CI.getASTContext(), Tokens};
     File.HasErrors = CI.getDiagnostics().hasErrorOccurred();
-    File.DiagnosticText = DiagText;
-    File.FilesRead.assign(Deps->getDependencies().begin(),
-                          Deps->getDependencies().end());
+    File.DiagnosticText = Failure.text();
+    File.FilesRead = readFiles(*Deps, getCurrentFile());
     File.Inclusions = std::move(Inclusions);
+    const SourceManager &SM = CI.getSourceManager();
+    File.OriginalText = [&](FileID ID) -> llvm::StringRef {
+      OptionalFileEntryRef FE = SM.getFileEntryRefForID(ID);
+      if (FE)
+        if (std::optional<std::string> Text = FS.originalText(FE->getName()))
+          return Originals.emplace_back(std::move(*Text));
+      return SM.getBufferData(ID);
+    };
     Body(File);
     Ran = true;
   }
@@ -78,47 +172,150 @@ public:
 
 private:
   llvm::function_ref<void(ParsedFile &)> Body;
-  std::string &DiagText;
+  const ParseFailure &Failure;
+  const NvccSpellingFileSystem &FS;
   std::optional<syntax::TokenCollector> Collector;
   std::shared_ptr<EveryFileCollector> Deps;
   std::vector<Inclusion> Inclusions;
+  std::vector<Decl *> Parsed;
+  std::deque<std::string> Originals; ///< stable addresses
 };
+
+/// Runs \p Action on \p Inv with diagnostics to \p Failure. The "N errors
+/// generated" line is dropped: the tool says what failed, first.
+bool runAction(std::shared_ptr<CompilerInvocation> Inv,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+               FrontendAction &Action, DiagnosticConsumer &Diags) {
+  CompilerInstance CI(std::move(Inv));
+  CI.setVirtualFileSystem(FS);
+  CI.createFileManager();
+  CI.createDiagnostics(&Diags, /*ShouldOwnClient=*/false);
+  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+  CI.createSourceManager();
+  return CI.ExecuteAction(Action);
+}
 
 } // namespace
 
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
-                      const std::vector<std::string> &FrontEndArgs,
+                      const FrontEnd &Options,
                       llvm::function_ref<void(ParsedFile &)> Body) {
-  std::vector<std::string> Args = {"distwar-rewrite", "-fsyntax-only"};
-  Args.insert(Args.end(), FrontEndArgs.begin(), FrontEndArgs.end());
-  Args.push_back(FilePath.str());
-  Args = tooling::getClangStripDependencyFileAdjuster()(Args, FilePath);
-
-  // The code is read from memory (the caller may have it from stdin or a
-  // check); everything else from disk.
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Overlay->pushOverlay(Memory);
-  Memory->addFile(FilePath, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
-  auto Files =
-      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
-
-  std::string DiagText;
-  llvm::raw_string_ostream DiagOS(DiagText);
-  DiagnosticOptions DiagOpts;
-  TextDiagnosticPrinter Printer(DiagOS, DiagOpts);
-  auto Action = std::make_unique<ParseAction>(Body, DiagText);
-  ParseAction *Raw = Action.get();
-  tooling::ToolInvocation Invocation(std::move(Args), std::move(Action),
-                                     Files.get());
-  Invocation.setDiagnosticConsumer(&Printer);
-  Invocation.run();
-  if (!Raw->Ran)
+  ParseFileSystem FS(FilePath, Code);
+  ParseFailure Failure;
+  auto Diags =
+      CompilerInstance::createDiagnostics(*FS.Spelling, *new DiagnosticOptions,
+                                          &Failure, /*ShouldOwnClient=*/false);
+  std::vector<std::string> CC1Args;
+  std::shared_ptr<CompilerInvocation> Inv =
+      makeInvocation(FilePath, Options.Args, FS.Spelling, Diags, CC1Args);
+  if (!Inv)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   Failure.hasError()
+                                       ? Failure.summary()
+                                       : "cannot parse " + FilePath.str());
+  // Through a precompiled header first; should it fail (a stale or broken
+  // cache entry), the plain parse decides, so the result never depends on
+  // the cache.
+  if (!Options.CacheDir.empty()) {
+    std::shared_ptr<CompilerInvocation> Cached =
+        std::make_shared<CompilerInvocation>(*Inv);
+    if (std::optional<std::string> Pch = usePrecompiledHeader(
+            Options.CacheDir, *Cached, CC1Args, FS.Spelling)) {
+      ParseFailure CachedFailure;
+      bool Failed = false;
+      auto BodyUnlessFailed = [&](ParsedFile &P) {
+        Failed = P.HasErrors;
+        if (!Failed)
+          Body(P);
+      };
+      ParseAction Action(BodyUnlessFailed, CachedFailure, *FS.Spelling);
+      runAction(Cached, FS.Spelling, Action, CachedFailure);
+      if (Action.Ran && !Failed)
+        return llvm::Error::success();
+      if (CachedFailure.fromPrecompiledHeader())
+        discardPrecompiledHeader(*Pch);
+    }
+  }
+  ParseAction Action(Body, Failure, *FS.Spelling);
+  runAction(Inv, FS.Spelling, Action, Failure);
+  if (!Action.Ran)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        DiagText.empty() ? "cannot parse " + FilePath.str() : DiagText);
+        Failure.hasError() ? Failure.text() : "cannot parse " + FilePath.str());
   return llvm::Error::success();
+}
+
+bool mentionsAtomics(llvm::StringRef Code) {
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin(), Code.end());
+  Token Tok;
+  do {
+    Lex.LexFromRawLexer(Tok);
+    if (Tok.is(tok::raw_identifier) &&
+        Tok.getRawIdentifier().contains_insensitive("atomic"))
+      return true;
+  } while (Tok.isNot(tok::eof));
+  return false;
+}
+
+namespace {
+
+/// Lexes the whole translation unit, watching the tokens that reach code
+/// outside the system headers.
+class ScanAction : public PreprocessorFrontendAction {
+public:
+  explicit ScanAction(TokenScan &Out) : Out(Out) {}
+
+  void ExecuteAction() override {
+    Preprocessor &PP = getCompilerInstance().getPreprocessor();
+    auto Deps = std::make_shared<EveryFileCollector>();
+    Deps->attachToPreprocessor(PP);
+    const SourceManager &SM = PP.getSourceManager();
+    PP.setTokenWatcher([&](const Token &Tok) {
+      if (Out.MayHaveAtomics || !Tok.is(tok::identifier))
+        return;
+      if (Tok.getIdentifierInfo()->getName().contains_insensitive("atomic") &&
+          !SM.isInSystemHeader(SM.getExpansionLoc(Tok.getLocation())))
+        Out.MayHaveAtomics = true;
+    });
+    PP.EnterMainSourceFile();
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eof));
+    PP.setTokenWatcher(nullptr);
+    Deps->finishedMainFile(PP.getDiagnostics());
+    Out.FilesRead = readFiles(*Deps, getCurrentFile());
+  }
+
+private:
+  TokenScan &Out;
+};
+
+} // namespace
+
+llvm::Expected<TokenScan> scanTokens(llvm::StringRef FilePath,
+                                     llvm::StringRef Code,
+                                     const FrontEnd &Options) {
+  ParseFileSystem FS(FilePath, Code);
+  ParseFailure Failure;
+  auto Diags =
+      CompilerInstance::createDiagnostics(*FS.Spelling, *new DiagnosticOptions,
+                                          &Failure, /*ShouldOwnClient=*/false);
+  std::vector<std::string> CC1Args;
+  std::shared_ptr<CompilerInvocation> Inv =
+      makeInvocation(FilePath, Options.Args, FS.Spelling, Diags, CC1Args);
+  if (!Inv)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   Failure.summary());
+  TokenScan Scan;
+  ScanAction Action(Scan);
+  runAction(Inv, FS.Spelling, Action, Failure);
+  // A file the preprocessor rejects gets the full parse and its message.
+  if (Failure.hasError())
+    Scan.MayHaveAtomics = true;
+  return Scan;
 }
 
 } // namespace distwar

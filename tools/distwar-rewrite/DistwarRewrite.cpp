@@ -8,6 +8,7 @@
 
 #include "distwar/CudaArgs.h"
 #include "distwar/HeaderFilter.h"
+#include "distwar/PchCache.h"
 #include "distwar/Rewriter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/ADT/StringMap.h"
@@ -94,6 +95,15 @@ static cl::opt<std::string> DepFile(
              "with -i or on stdout) depends on every file the parse read "
              "(edited headers are written along, not named as targets)"),
     cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> CacheDirOpt(
+    "cache-dir",
+    cl::desc("Keep precompiled CUDA headers here (default: "
+             "$DISTWAR_CACHE_DIR, $XDG_CACHE_HOME/distwar, ~/.cache/distwar)"),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> NoCache("no-cache",
+                             cl::desc("Parse the CUDA headers with every file "
+                                      "(no precompiled headers)"),
+                             cl::cat(Category));
 static cl::opt<bool>
     TimeReport("time-report",
                cl::desc("Print the time each file took to stderr"),
@@ -373,6 +383,10 @@ int main(int argc, const char **argv) {
       ReportFormat != "json")
     return fail("--report takes 'text' or 'json', not '" + ReportFormat + "'");
 
+  std::string CacheDir = NoCache ? ""
+                         : CacheDirOpt.getNumOccurrences()
+                             ? CacheDirOpt.getValue()
+                             : defaultCacheDir();
   CudaOptions Cuda;
   Cuda.NoCudaSdk = NoCudaSdk;
   Cuda.ResourceDir = DISTWAR_CLANG_RESOURCE_DIR;
@@ -419,9 +433,11 @@ int main(int argc, const char **argv) {
                      Commands.empty() ? "" : Commands.front().Directory);
 
     auto Start = std::chrono::steady_clock::now();
-    Expected<RewriteResult> R = rewriteSource(
-        Abs, (*Buffer)->getBuffer(), frontEndArgs(FileCuda, UserFlags),
-        VariantOpt, Headers->empty() ? nullptr : &*Headers);
+    FrontEnd Front(frontEndArgs(FileCuda, UserFlags));
+    Front.CacheDir = CacheDir;
+    Expected<RewriteResult> R =
+        rewriteSource(Abs, (*Buffer)->getBuffer(), Front, VariantOpt,
+                      Headers->empty() ? nullptr : &*Headers);
     if (TimeReport)
       errs() << "distwar-rewrite: " << File << ": "
              << std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -430,8 +446,7 @@ int main(int argc, const char **argv) {
              << " ms (" << (*Buffer)->getBuffer().count('\n')
              << " lines, parse and rewrite)\n";
     if (!R) {
-      errs() << "distwar-rewrite: error: cannot parse '" << File << "':\n"
-             << toString(R.takeError());
+      errs() << "distwar-rewrite: error: " << toString(R.takeError());
       return 1;
     }
     Results.push_back(std::move(*R));
