@@ -2,6 +2,8 @@
 
 #include "distwar/ParsedFile.h"
 #include "distwar/CudaArgs.h"
+#include "distwar/EditPlanner.h"
+#include "distwar/HeaderFilter.h"
 #include "distwar/NvccSpelling.h"
 #include "distwar/ParseFailure.h"
 #include "distwar/PchCache.h"
@@ -31,6 +33,13 @@ namespace {
 /// of a precompiled header count as read.
 class EveryFileCollector : public DependencyCollector {
   bool needSystemDependencies() override { return true; }
+  // The precompiled header itself is the tool's, not the user's.
+  bool sawDependency(StringRef Filename, bool FromModule, bool IsSystem,
+                     bool IsModuleFile, bool IsMissing) override {
+    return !IsModuleFile &&
+           DependencyCollector::sawDependency(Filename, FromModule, IsSystem,
+                                              IsModuleFile, IsMissing);
+  }
 };
 
 /// The files \p Deps saw, as readFiles promises: the main file first, the
@@ -52,16 +61,24 @@ std::vector<std::string> readFiles(const DependencyCollector &Deps,
 /// Records the spelling of each resolved #include.
 class InclusionRecorder : public PPCallbacks {
 public:
-  explicit InclusionRecorder(std::vector<Inclusion> &Out) : Out(Out) {}
-  void InclusionDirective(SourceLocation, const Token &, StringRef FileName,
-                          bool, CharSourceRange, OptionalFileEntryRef File,
-                          StringRef, StringRef, const Module *, bool,
+  InclusionRecorder(const SourceManager &SM, std::vector<Inclusion> &Out)
+      : SM(SM), Out(Out) {}
+  void InclusionDirective(SourceLocation Hash, const Token &,
+                          StringRef FileName, bool IsAngled, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef SearchPath,
+                          StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
-    if (File)
-      Out.push_back({FileName.str(), &File->getFileEntry()});
+    OptionalFileEntryRef From = SM.getFileEntryRefForID(SM.getFileID(Hash));
+    if (!File || !From)
+      return;
+    std::string Includer = absoluteFilePath(SM.getFileManager(), *From);
+    Out.push_back({FileName.str(), &File->getFileEntry(), Includer,
+                   !IsAngled && llvm::sys::path::parent_path(Includer) ==
+                                    absolutePath(SearchPath)});
   }
 
 private:
+  const SourceManager &SM;
   std::vector<Inclusion> &Out;
 };
 
@@ -140,7 +157,7 @@ public:
     Deps->attachToPreprocessor(CI.getPreprocessor());
     CI.addDependencyCollector(Deps); // the precompiled header's files
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<InclusionRecorder>(Inclusions));
+        std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
     return true;
   }
 

@@ -217,7 +217,7 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
   bool Rewritten = looksRewritten(Code);
   FrontEnd Opts = Front;
   Opts.Args.push_back("-w"); // user warnings are not ours to show
-  if (!Rewritten) {
+  if (!Rewritten && !Opts.AlwaysParse) {
     auto Unparsed = withoutParse(FilePath, Code, Opts);
     if (!Unparsed)
       return Unparsed.takeError();
@@ -289,9 +289,8 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
       H.Path = absoluteFilePath(SM, File);
       H.RelativePath = Policy.Editable.at(File);
       for (const Inclusion &I : P.Inclusions)
-        if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry() &&
-            !llvm::is_contained(H.IncludedAs, I.Spelled))
-          H.IncludedAs.push_back(I.Spelled);
+        if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry())
+          H.IncludedAs.push_back(I);
       H.Output = std::move(*Text);
       for (const AtomicSite &S : Sites)
         if (!H.FirstLine && !S.File.empty() &&

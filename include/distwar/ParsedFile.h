@@ -31,12 +31,19 @@ struct FrontEnd {
   std::vector<std::string> Args;
   /// The precompiled-header cache; empty: every parse reads the headers.
   std::string CacheDir;
+  /// Parse even a file whose tokens name nothing atomic (tests compare).
+  bool AlwaysParse = false;
 };
 
-/// One `#include` the preprocessor resolved: its spelling and the file.
+/// One `#include` the preprocessor resolved: its spelling, the file, and
+/// the file that holds the directive.
 struct Inclusion {
   std::string Spelled;
   const clang::FileEntry *File = nullptr;
+  std::string Includer; ///< absolute
+  /// Found in the includer's own directory (`#include "./x.h"`): a copy
+  /// finds it next to the includer's copy.
+  bool RelativeToIncluder = false;
 };
 
 struct ParsedFile {

@@ -20,8 +20,8 @@ struct HeaderOutput {
   std::string RelativePath; ///< relative to the entry that allows it
   std::string Output;       ///< its new text
   unsigned FirstLine = 0;   ///< line of its first batched site (for errors)
-  /// How the #include directives that reached it spell it.
-  std::vector<std::string> IncludedAs;
+  /// The #include directives that reached it (spelling, includer).
+  std::vector<Inclusion> IncludedAs;
 };
 
 struct RewriteResult {
