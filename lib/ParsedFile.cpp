@@ -18,6 +18,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <optional>
@@ -262,6 +263,19 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
   return llvm::Error::success();
 }
 
+/// A name that may call an atomic add or subtract: atomicAdd and its
+/// _block/_system forms, atomicSub, and aliases such as gpuAtomicAdd or
+/// atomic_add (any case, underscores ignored). Not `std::atomic`: the
+/// headers a torch extension reads are full of it.
+static bool isAtomicName(llvm::StringRef Name) {
+  std::string Folded;
+  for (char C : Name)
+    if (C != '_')
+      Folded += llvm::toLower(C);
+  llvm::StringRef F(Folded);
+  return F.contains("atomicadd") || F.contains("atomicsub");
+}
+
 bool mentionsAtomics(llvm::StringRef Code) {
   LangOptions Opts;
   Opts.CPlusPlus = Opts.CPlusPlus17 = true;
@@ -269,8 +283,7 @@ bool mentionsAtomics(llvm::StringRef Code) {
   Token Tok;
   do {
     Lex.LexFromRawLexer(Tok);
-    if (Tok.is(tok::raw_identifier) &&
-        Tok.getRawIdentifier().contains_insensitive("atomic"))
+    if (Tok.is(tok::raw_identifier) && isAtomicName(Tok.getRawIdentifier()))
       return true;
   } while (Tok.isNot(tok::eof));
   return false;
@@ -292,7 +305,7 @@ public:
     PP.setTokenWatcher([&](const Token &Tok) {
       if (Out.MayHaveAtomics || !Tok.is(tok::identifier))
         return;
-      if (Tok.getIdentifierInfo()->getName().contains_insensitive("atomic") &&
+      if (isAtomicName(Tok.getIdentifierInfo()->getName()) &&
           !SM.isInSystemHeader(SM.getExpansionLoc(Tok.getLocation())))
         Out.MayHaveAtomics = true;
     });

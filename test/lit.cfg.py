@@ -10,7 +10,7 @@ config.suffixes = [".cu", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.distwar_obj_root, "test")
 # Inputs are included by tests; unit/ and gpu/ are driven by ctest.
-config.excludes = ["Inputs", "unit", "gpu", "CMakeLists.txt"]
+config.excludes = ["Inputs", "unit", "gpu", "corpus", "CMakeLists.txt"]
 
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])

@@ -73,13 +73,15 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
 
 /// What the preprocessor alone found in a file.
 struct TokenScan {
-  /// A name holding "atomic" reached code outside the system headers.
+  /// A name that may call an atomic add (isAtomicName in ParsedFile.cpp)
+  /// reached code outside the system headers.
   bool MayHaveAtomics = false;
   std::vector<std::string> FilesRead;
 };
 
-/// True when \p Code holds a token naming something "atomic" (any case):
-/// the cheap first test of whether a file needs a full parse.
+/// True when \p Code holds a token that may name an atomic add (atomicAdd,
+/// gpuAtomicAdd, atomic_add, ...): the cheap first test of whether a file
+/// needs a full parse.
 bool mentionsAtomics(llvm::StringRef Code);
 
 /// Preprocesses \p Code as \p FilePath (no parse): the second, exact test,
