@@ -347,10 +347,11 @@ static std::string frontEndPath(StringRef Name) {
   return (FrontEndDir + Name).str();
 }
 
-// nvcc's math headers (crt/math_functions.hpp) declare min and max for host
-// code too; Clang's CUDA headers only for device code, so host launch code
-// such as `min(n, max_threads)` would not parse. The same overloads, host
-// only (Clang's device ones stay as they are).
+// What nvcc's headers declare and Clang's do not, read before Clang's CUDA
+// wrapper. nvcc's math headers (crt/math_functions.hpp) declare min and max
+// for host code too; Clang's CUDA headers only for device code, so host
+// launch code such as `min(n, max_threads)` would not parse. The same
+// overloads, host only (Clang's device ones stay as they are).
 static constexpr llvm::StringLiteral NvccHostMinMax = R"cpp(
 #ifndef DISTWAR_NVCC_HOST_MIN_MAX
 #define DISTWAR_NVCC_HOST_MIN_MAX
@@ -381,6 +382,33 @@ DISTWAR_HOST_MIN_MAX(double, double, double)
 DISTWAR_HOST_MIN_MAX(double, float, double)
 DISTWAR_HOST_MIN_MAX(double, double, float)
 #undef DISTWAR_HOST_MIN_MAX
+
+// libstdc++'s std::array::at, vector::at, ... throw through these host
+// functions. nvcc compiles such constexpr members in __host__ __device__
+// code (a warning, none with --expt-relaxed-constexpr); Clang rejects the
+// reference to a host function. Device declarations of the same functions
+// let Clang parse it (never called: the tool compiles nothing).
+namespace std {
+#define DISTWAR_DEVICE_THROW(Name, ...)                                        \
+  __attribute__((device, noreturn)) void Name(__VA_ARGS__);
+DISTWAR_DEVICE_THROW(__throw_bad_exception, void)
+DISTWAR_DEVICE_THROW(__throw_bad_alloc, void)
+DISTWAR_DEVICE_THROW(__throw_bad_array_new_length, void)
+DISTWAR_DEVICE_THROW(__throw_bad_cast, void)
+DISTWAR_DEVICE_THROW(__throw_bad_typeid, void)
+DISTWAR_DEVICE_THROW(__throw_logic_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_domain_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_invalid_argument, const char *)
+DISTWAR_DEVICE_THROW(__throw_length_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_out_of_range, const char *)
+DISTWAR_DEVICE_THROW(__throw_out_of_range_fmt, const char *, ...)
+DISTWAR_DEVICE_THROW(__throw_runtime_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_range_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_overflow_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_underflow_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_bad_function_call, void)
+#undef DISTWAR_DEVICE_THROW
+} // namespace std
 #endif
 )cpp";
 
@@ -393,6 +421,10 @@ void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS) {
 bool isFrontEndFile(StringRef Path) { return Path.starts_with(FrontEndDir); }
 
 std::string frontEndPchMain() { return frontEndPath("pch_main.cu"); }
+
+std::string frontEndHoistedMain() {
+  return frontEndPath("pch_hoisted_main.cu");
+}
 
 std::string frontEndFileText() { return NvccHostMinMax.str(); }
 

@@ -4,6 +4,7 @@
 #include "distwar/CudaArgs.h"
 #include "distwar/EditPlanner.h"
 #include "distwar/HeaderFilter.h"
+#include "distwar/HoistedHeaders.h"
 #include "distwar/NvccSpelling.h"
 #include "distwar/ParseFailure.h"
 #include "distwar/PchCache.h"
@@ -17,6 +18,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -93,12 +95,13 @@ struct ParseFileSystem {
     // relative output paths go.
     auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
         llvm::vfs::createPhysicalFileSystem());
-    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     Overlay->pushOverlay(Memory);
     Memory->addFile(FilePath, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
     addFrontEndFiles(*Memory);
     Spelling = llvm::makeIntrusiveRefCnt<NvccSpellingFileSystem>(Overlay);
   }
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory;
   llvm::IntrusiveRefCntPtr<NvccSpellingFileSystem> Spelling;
 };
 
@@ -124,6 +127,10 @@ makeInvocation(llvm::StringRef FilePath, const std::vector<std::string> &Args,
   if (!Inv)
     return nullptr;
   Inv->getFrontendOpts().DisableFree = false;
+  // The nvcc declarations go before Clang's CUDA wrapper: libstdc++'s
+  // headers that it includes must see the device-side declarations.
+  std::vector<std::string> &Includes = Inv->getPreprocessorOpts().Includes;
+  std::stable_partition(Includes.begin(), Includes.end(), isFrontEndFile);
   return std::shared_ptr<CompilerInvocation>(std::move(Inv));
 }
 
@@ -136,6 +143,9 @@ public:
     Out.insert(Out.end(), Group.begin(), Group.end());
     return true;
   }
+  // What a precompiled header hands over (its functions to emit) was not
+  // parsed here.
+  void HandleInterestingDecl(DeclGroupRef) override {}
 
 private:
   std::vector<Decl *> &Out;
@@ -144,8 +154,10 @@ private:
 class ParseAction : public ASTFrontendAction {
 public:
   ParseAction(llvm::function_ref<void(ParsedFile &)> Body,
-              const ParseFailure &Failure, const NvccSpellingFileSystem &FS)
-      : Body(Body), Failure(Failure), FS(FS) {}
+              const ParseFailure &Failure, const NvccSpellingFileSystem &FS,
+              const PrecompiledHeader *Pch = nullptr,
+              llvm::ArrayRef<std::string> Hoisted = {})
+      : Body(Body), Failure(Failure), FS(FS), Pch(Pch), Hoisted(Hoisted) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
@@ -159,12 +171,22 @@ public:
     CI.addDependencyCollector(Deps); // the precompiled header's files
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
+    if (Pch && Pch->Names) {
+      auto Check = std::make_unique<HoistCheck>(CI.getSourceManager(), Hoisted,
+                                                Pch->Names);
+      Hoist = Check.get();
+      CI.getPreprocessor().addPPCallbacks(std::move(Check));
+    }
     return true;
   }
 
   void EndSourceFileAction() override {
     CompilerInstance &CI = getCompilerInstance();
     syntax::TokenBuffer Tokens = std::move(*Collector).consume();
+    if (Hoist && !Hoist->sound(Parsed)) {
+      HoistUnsound = true;
+      return;
+    }
     // Visitors of the AST walk what this parse read: the declarations of a
     // precompiled header (the CUDA headers, never edited) would otherwise be
     // loaded from it one by one, at the cost of parsing them.
@@ -187,11 +209,17 @@ public:
   }
 
   bool Ran = false;
+  /// The hoisted headers may have read differently where they were
+  /// included: the parse is not used.
+  bool HoistUnsound = false;
 
 private:
   llvm::function_ref<void(ParsedFile &)> Body;
   const ParseFailure &Failure;
   const NvccSpellingFileSystem &FS;
+  const PrecompiledHeader *Pch;
+  llvm::ArrayRef<std::string> Hoisted;
+  HoistCheck *Hoist = nullptr; ///< owned by the preprocessor
   std::optional<syntax::TokenCollector> Collector;
   std::shared_ptr<EveryFileCollector> Deps;
   std::vector<Inclusion> Inclusions;
@@ -215,14 +243,47 @@ bool runAction(std::shared_ptr<CompilerInvocation> Inv,
 
 } // namespace
 
+namespace {
+enum class Cached { Done, Retry, Failed };
+} // namespace
+
+/// One parse through the cache's precompiled header holding \p Hoisted:
+/// Retry when none can be used or the hoisting is not sound (HoistCheck);
+/// Failed when the parse reported errors (the plain parse then says which,
+/// or succeeds where the entry was broken, which is removed).
+static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
+                          llvm::ArrayRef<std::string> CC1Args,
+                          llvm::StringRef CacheDir,
+                          llvm::ArrayRef<std::string> Hoisted,
+                          llvm::function_ref<void(ParsedFile &)> Body) {
+  auto Copy = std::make_shared<CompilerInvocation>(Inv);
+  std::optional<PrecompiledHeader> Pch =
+      usePrecompiledHeader(CacheDir, *Copy, CC1Args, FS.Spelling, Hoisted);
+  if (!Pch)
+    return Cached::Retry;
+  ParseFailure Failure;
+  bool Failed = false;
+  auto BodyUnlessFailed = [&](ParsedFile &P) {
+    Failed = P.HasErrors;
+    if (!Failed)
+      Body(P);
+  };
+  ParseAction Action(BodyUnlessFailed, Failure, *FS.Spelling, &*Pch, Hoisted);
+  runAction(Copy, FS.Spelling, Action, Failure);
+  if (Action.Ran && !Failed)
+    return Cached::Done;
+  if (Failure.fromPrecompiledHeader())
+    discardPrecompiledHeader(Pch->Path);
+  return Action.HoistUnsound ? Cached::Retry : Cached::Failed;
+}
+
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                       const FrontEnd &Options,
                       llvm::function_ref<void(ParsedFile &)> Body) {
   ParseFileSystem FS(FilePath, Code);
   ParseFailure Failure;
-  auto Diags =
-      CompilerInstance::createDiagnostics(*FS.Spelling, *new DiagnosticOptions,
-                                          &Failure, /*ShouldOwnClient=*/false);
+  auto Diags = CompilerInstance::createDiagnostics(
+      *FS.Spelling, Failure.Options, &Failure, /*ShouldOwnClient=*/false);
   std::vector<std::string> CC1Args;
   std::shared_ptr<CompilerInvocation> Inv =
       makeInvocation(FilePath, Options.Args, FS.Spelling, Diags, CC1Args);
@@ -231,28 +292,24 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                                    Failure.hasError()
                                        ? Failure.summary()
                                        : "cannot parse " + FilePath.str());
-  // Through a precompiled header first; should it fail (a stale or broken
-  // cache entry), the plain parse decides, so the result never depends on
-  // the cache.
+  // Through a precompiled header first, with the file's CUDA headers when
+  // that is sound, else without them; should it fail (a stale or broken
+  // cache entry), the plain parse decides: the result never depends on the
+  // cache.
   if (!Options.CacheDir.empty()) {
-    std::shared_ptr<CompilerInvocation> Cached =
-        std::make_shared<CompilerInvocation>(*Inv);
-    if (std::optional<std::string> Pch = usePrecompiledHeader(
-            Options.CacheDir, *Cached, CC1Args, FS.Spelling)) {
-      ParseFailure CachedFailure;
-      bool Failed = false;
-      auto BodyUnlessFailed = [&](ParsedFile &P) {
-        Failed = P.HasErrors;
-        if (!Failed)
-          Body(P);
-      };
-      ParseAction Action(BodyUnlessFailed, CachedFailure, *FS.Spelling);
-      runAction(Cached, FS.Spelling, Action, CachedFailure);
-      if (Action.Ran && !Failed)
-        return llvm::Error::success();
-      if (CachedFailure.fromPrecompiledHeader())
-        discardPrecompiledHeader(*Pch);
-    }
+    std::vector<std::string> Hoisted =
+        hoistableIncludes(Code, Inv->getHeaderSearchOpts(), *FS.Spelling);
+    if (!Hoisted.empty())
+      FS.Memory->addFile(
+          frontEndHoistedMain(), 0,
+          llvm::MemoryBuffer::getMemBufferCopy(hoistedIncludeText(Hoisted)));
+    Cached Result = Cached::Retry;
+    if (!Hoisted.empty())
+      Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, Hoisted, Body);
+    if (Result == Cached::Retry)
+      Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, {}, Body);
+    if (Result == Cached::Done)
+      return llvm::Error::success();
   }
   ParseAction Action(Body, Failure, *FS.Spelling);
   runAction(Inv, FS.Spelling, Action, Failure);
@@ -330,9 +387,8 @@ llvm::Expected<TokenScan> scanTokens(llvm::StringRef FilePath,
                                      const FrontEnd &Options) {
   ParseFileSystem FS(FilePath, Code);
   ParseFailure Failure;
-  auto Diags =
-      CompilerInstance::createDiagnostics(*FS.Spelling, *new DiagnosticOptions,
-                                          &Failure, /*ShouldOwnClient=*/false);
+  auto Diags = CompilerInstance::createDiagnostics(
+      *FS.Spelling, Failure.Options, &Failure, /*ShouldOwnClient=*/false);
   std::vector<std::string> CC1Args;
   std::shared_ptr<CompilerInvocation> Inv =
       makeInvocation(FilePath, Options.Args, FS.Spelling, Diags, CC1Args);

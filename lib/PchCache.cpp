@@ -2,11 +2,13 @@
 
 #include "distwar/PchCache.h"
 #include "distwar/CudaArgs.h"
+#include "distwar/HoistedHeaders.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,7 +43,8 @@ static size_t frontEndIncludes(const std::vector<std::string> &Includes) {
 /// files of one build share an entry.
 static std::string cacheKey(llvm::ArrayRef<std::string> CC1Args,
                             const CompilerInvocation &Inv,
-                            llvm::vfs::FileSystem &FS) {
+                            llvm::vfs::FileSystem &FS,
+                            llvm::ArrayRef<std::string> Hoisted) {
   llvm::SHA1 Hash;
   auto Add = [&](llvm::StringRef S) {
     Hash.update(S);
@@ -64,6 +67,7 @@ static std::string cacheKey(llvm::ArrayRef<std::string> CC1Args,
   if (auto Cwd = FS.getCurrentWorkingDirectory())
     Add(*Cwd);
   Add(frontEndFileText());
+  Add(hoistedIncludeText(Hoisted));
   return llvm::toHex(Hash.final(), /*LowerCase=*/true);
 }
 
@@ -116,16 +120,70 @@ class InputCollector : public DependencyCollector {
 };
 } // namespace
 
-/// Builds the precompiled header of \p Inv's first \p Count includes into
-/// \p Path, and its manifest; false when Clang reports an error.
+namespace {
+/// Builds the precompiled header, noting the files read for the main file's
+/// own includes (the hoisted headers): what they spell is what HoistCheck
+/// compares the user's declarations with.
+class BuildAction : public GeneratePCHAction {
+public:
+  explicit BuildAction(std::string &Names) : Names(Names) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<Entered>(CI.getSourceManager(), Hoisted));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+  void EndSourceFileAction() override {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    std::vector<llvm::StringRef> Buffers;
+    for (FileID F : Hoisted)
+      Buffers.push_back(SM.getBufferData(F));
+    Names = spelledIdentifiers(Buffers);
+    GeneratePCHAction::EndSourceFileAction();
+  }
+
+private:
+  /// Files entered once the main file's own text is read (after the
+  /// predefines and the command line's includes).
+  class Entered : public PPCallbacks {
+  public:
+    Entered(const SourceManager &SM, std::vector<FileID> &Out)
+        : SM(SM), Out(Out) {}
+    void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                     SrcMgr::CharacteristicKind, FileID) override {
+      FileID Now = SM.getFileID(Loc);
+      if (Reason == ExitFile && Now == SM.getMainFileID())
+        InMainText = true;
+      else if (Reason == EnterFile && InMainText && Now.isValid())
+        Out.push_back(Now);
+    }
+
+  private:
+    const SourceManager &SM;
+    std::vector<FileID> &Out;
+    bool InMainText = false;
+  };
+
+  std::string &Names;
+  std::vector<FileID> Hoisted;
+};
+} // namespace
+
+/// Builds the precompiled header of \p Inv's first \p Count includes and of
+/// \p Hoisted into \p Path, its manifest and what the hoisted headers spell;
+/// false when Clang reports an error.
 static bool build(const CompilerInvocation &Inv, size_t Count,
-                  llvm::StringRef Path, std::string &Manifest,
+                  llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Path,
+                  std::string &Manifest, std::string &Names,
                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   auto PchInv = std::make_shared<CompilerInvocation>(Inv);
   FrontendOptions &FO = PchInv->getFrontendOpts();
   FO.ProgramAction = frontend::GeneratePCH;
   FO.OutputFile = Path.str();
-  FO.Inputs = {FrontendInputFile(frontEndPchMain(), InputKind(Language::CUDA))};
+  FO.Inputs = {FrontendInputFile(Hoisted.empty() ? frontEndPchMain()
+                                                 : frontEndHoistedMain(),
+                                 InputKind(Language::CUDA))};
   PreprocessorOptions &PP = PchInv->getPreprocessorOpts();
   PP.Includes.resize(Count);
   PP.ImplicitPCHInclude.clear();
@@ -139,7 +197,7 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
   CI.createSourceManager();
   auto Inputs = std::make_shared<InputCollector>();
   CI.addDependencyCollector(Inputs);
-  GeneratePCHAction Action;
+  BuildAction Action(Names);
   if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred())
     return false;
   Manifest = manifest(Inputs->getDependencies(), *FS);
@@ -186,9 +244,17 @@ static bool writeEntryFile(llvm::StringRef Path, llvm::StringRef Data) {
   return Ok;
 }
 
-/// Builds the entry \p Pch (with its manifest \p Inputs); false on failure.
+/// The files of the entry \p Pch: its manifest and what its hoisted
+/// headers spell.
+static std::string sidecar(llvm::StringRef Pch, llvm::StringRef Extension) {
+  llvm::SmallString<256> Path(Pch);
+  llvm::sys::path::replace_extension(Path, Extension);
+  return std::string(Path);
+}
+
+/// Builds the entry \p Pch (with its sidecars); false on failure.
 static bool addEntry(const CompilerInvocation &Inv, size_t Count,
-                     llvm::StringRef Pch, llvm::StringRef Inputs,
+                     llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Pch,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   llvm::SmallString<256> Temp;
   int FD;
@@ -196,10 +262,11 @@ static bool addEntry(const CompilerInvocation &Inv, size_t Count,
     return false;
   ::close(FD);
   llvm::sys::RemoveFileOnSignal(Temp);
-  std::string Manifest;
-  // The manifest goes first: a reader that finds the header finds it.
-  bool Ok = build(Inv, Count, Temp, Manifest, FS) &&
-            writeEntryFile(Inputs, Manifest) &&
+  std::string Manifest, Names;
+  // The sidecars go first: a reader that finds the header finds them.
+  bool Ok = build(Inv, Count, Hoisted, Temp, Manifest, Names, FS) &&
+            writeEntryFile(sidecar(Pch, "names"), Names) &&
+            writeEntryFile(sidecar(Pch, "inputs"), Manifest) &&
             !llvm::sys::fs::rename(Temp, Pch);
   if (!Ok)
     llvm::sys::fs::remove(Temp);
@@ -207,36 +274,52 @@ static bool addEntry(const CompilerInvocation &Inv, size_t Count,
   return Ok;
 }
 
-std::optional<std::string>
+/// What the entry's hoisted headers spell, or null when it hoists none.
+static std::shared_ptr<const llvm::StringSet<>>
+spelledNames(llvm::StringRef Pch, bool Hoists) {
+  auto Buffer = llvm::MemoryBuffer::getFile(sidecar(Pch, "names"));
+  if (!Hoists || !Buffer)
+    return nullptr;
+  auto Names = std::make_shared<llvm::StringSet<>>();
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef L : Lines)
+    Names->insert(L);
+  return Names;
+}
+
+std::optional<PrecompiledHeader>
 usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
                      llvm::ArrayRef<std::string> CC1Args,
-                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     llvm::ArrayRef<std::string> Hoisted) {
   PreprocessorOptions &PP = Inv.getPreprocessorOpts();
   size_t Count = frontEndIncludes(PP.Includes);
   if (Count == 0 || !PP.ImplicitPCHInclude.empty() || !safeDirectory(CacheDir))
     return std::nullopt;
-  std::string Key = cacheKey(CC1Args, Inv, *FS);
-  llvm::SmallString<256> Pch(CacheDir), Inputs(CacheDir);
+  std::string Key = cacheKey(CC1Args, Inv, *FS, Hoisted);
+  llvm::SmallString<256> Pch(CacheDir);
   llvm::sys::path::append(Pch, "cuda-" + Key + ".pch");
-  llvm::sys::path::append(Inputs, "cuda-" + Key + ".inputs");
-  auto Manifest = llvm::MemoryBuffer::getFile(Inputs);
+  auto Manifest = llvm::MemoryBuffer::getFile(sidecar(Pch, "inputs"));
   bool Valid = Manifest && llvm::sys::fs::exists(Pch) &&
                stillValid((*Manifest)->getBuffer(), *FS);
   if (!Valid) {
-    if (!addEntry(Inv, Count, Pch, Inputs, FS))
+    if (!addEntry(Inv, Count, Hoisted, Pch, FS))
       return std::nullopt;
     evictOld(CacheDir);
   }
+  PrecompiledHeader Out{std::string(Pch), spelledNames(Pch, !Hoisted.empty())};
+  if (!Hoisted.empty() && !Out.Names)
+    return std::nullopt;
   PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Count);
-  PP.ImplicitPCHInclude = std::string(Pch);
-  return std::string(Pch);
+  PP.ImplicitPCHInclude = Out.Path;
+  return Out;
 }
 
 void discardPrecompiledHeader(llvm::StringRef Path) {
   llvm::sys::fs::remove(Path);
-  llvm::SmallString<256> Inputs(Path);
-  llvm::sys::path::replace_extension(Inputs, "inputs");
-  llvm::sys::fs::remove(Inputs);
+  llvm::sys::fs::remove(sidecar(Path, "inputs"));
+  llvm::sys::fs::remove(sidecar(Path, "names"));
 }
 
 std::string defaultCacheDir() {

@@ -66,6 +66,9 @@ void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS);
 bool isFrontEndFile(llvm::StringRef Path);
 /// The empty main file a precompiled header is built from.
 std::string frontEndPchMain();
+/// The main file a precompiled header of hoisted CUDA headers is built from
+/// (HoistedHeaders.h; its text differs per parse).
+std::string frontEndHoistedMain();
 /// The contents of every front-end file (part of a cache key).
 std::string frontEndFileText();
 
