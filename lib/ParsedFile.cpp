@@ -245,7 +245,33 @@ bool runAction(std::shared_ptr<CompilerInvocation> Inv,
 
 namespace {
 enum class Cached { Done, Retry, Failed };
+
+/// What a parse and a token scan start from: the file system, the
+/// diagnostics, the compiler invocation and its arguments.
+struct Setup {
+  Setup(llvm::StringRef FilePath, llvm::StringRef Code) : FS(FilePath, Code) {}
+  ParseFileSystem FS;
+  ParseFailure Failure;
+  std::vector<std::string> CC1Args;
+  std::shared_ptr<CompilerInvocation> Inv;
+};
 } // namespace
+
+/// Builds \p S's invocation for \p Options; an error when the driver
+/// rejects the flags.
+static llvm::Error setUp(Setup &S, llvm::StringRef FilePath,
+                         const FrontEnd &Options) {
+  auto Diags = CompilerInstance::createDiagnostics(
+      *S.FS.Spelling, S.Failure.Options, &S.Failure, /*ShouldOwnClient=*/false);
+  S.Inv =
+      makeInvocation(FilePath, Options.Args, S.FS.Spelling, Diags, S.CC1Args);
+  if (S.Inv)
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 S.Failure.hasError()
+                                     ? S.Failure.summary()
+                                     : "cannot parse " + FilePath.str());
+}
 
 /// One parse through the cache's precompiled header holding \p Hoisted:
 /// Retry when none can be used or the hoisting is not sound (HoistCheck);
@@ -280,18 +306,13 @@ static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                       const FrontEnd &Options,
                       llvm::function_ref<void(ParsedFile &)> Body) {
-  ParseFileSystem FS(FilePath, Code);
-  ParseFailure Failure;
-  auto Diags = CompilerInstance::createDiagnostics(
-      *FS.Spelling, Failure.Options, &Failure, /*ShouldOwnClient=*/false);
-  std::vector<std::string> CC1Args;
-  std::shared_ptr<CompilerInvocation> Inv =
-      makeInvocation(FilePath, Options.Args, FS.Spelling, Diags, CC1Args);
-  if (!Inv)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   Failure.hasError()
-                                       ? Failure.summary()
-                                       : "cannot parse " + FilePath.str());
+  Setup S(FilePath, Code);
+  if (llvm::Error E = setUp(S, FilePath, Options))
+    return E;
+  ParseFileSystem &FS = S.FS;
+  ParseFailure &Failure = S.Failure;
+  const std::vector<std::string> &CC1Args = S.CC1Args;
+  std::shared_ptr<CompilerInvocation> Inv = S.Inv;
   // Through a precompiled header first, with the file's CUDA headers when
   // that is sound, else without them; should it fail (a stale or broken
   // cache entry), the plain parse decides: the result never depends on the
@@ -385,21 +406,14 @@ private:
 llvm::Expected<TokenScan> scanTokens(llvm::StringRef FilePath,
                                      llvm::StringRef Code,
                                      const FrontEnd &Options) {
-  ParseFileSystem FS(FilePath, Code);
-  ParseFailure Failure;
-  auto Diags = CompilerInstance::createDiagnostics(
-      *FS.Spelling, Failure.Options, &Failure, /*ShouldOwnClient=*/false);
-  std::vector<std::string> CC1Args;
-  std::shared_ptr<CompilerInvocation> Inv =
-      makeInvocation(FilePath, Options.Args, FS.Spelling, Diags, CC1Args);
-  if (!Inv)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   Failure.summary());
+  Setup S(FilePath, Code);
+  if (llvm::Error E = setUp(S, FilePath, Options))
+    return std::move(E);
   TokenScan Scan;
   ScanAction Action(Scan);
-  runAction(Inv, FS.Spelling, Action, Failure);
+  runAction(S.Inv, S.FS.Spelling, Action, S.Failure);
   // A file the preprocessor rejects gets the full parse and its message.
-  if (Failure.hasError())
+  if (S.Failure.hasError())
     Scan.MayHaveAtomics = true;
   return Scan;
 }
