@@ -78,6 +78,10 @@ llvm::StringRef nvccDifferenceHint(unsigned DiagID) {
   case diag::err_ref_bad_target_global_initializer:
     return "Clang separates host and device functions more strictly than "
            "nvcc; mark the called function __host__ __device__";
+  case diag::err_cuda_ovl_target:
+    return "nvcc gives a redeclaration without __host__/__device__ the first "
+           "declaration's; Clang takes it for an overload: repeat the "
+           "execution space on the definition";
   case diag::err_constexpr_var_requires_const_init:
   case diag::err_expr_not_cce:
   case diag::err_expr_not_ice:
