@@ -44,6 +44,7 @@ void ParseFailure::HandleDiagnostic(DiagnosticsEngine::Level Level,
     PchError |=
         ID >= diag::DIAG_START_SERIALIZATION && ID < diag::DIAG_START_LEX;
     if (First.empty()) {
+      FirstID = ID;
       llvm::SmallString<128> Message;
       Info.FormatDiagnostic(Message);
       First = where(Info) + "Clang cannot parse this: " + Message.str().str();
@@ -63,6 +64,11 @@ std::string ParseFailure::text() const {
     Out += "(" + std::to_string(Errors - ShownErrors) + " more error" +
            (Errors - ShownErrors == 1 ? "" : "s") + " not shown)\n";
   return Out;
+}
+
+bool ParseFailure::fromConstantEvaluation() const {
+  return FirstID == diag::err_constexpr_var_requires_const_init ||
+         FirstID == diag::err_expr_not_cce || FirstID == diag::err_expr_not_ice;
 }
 
 llvm::StringRef nvccDifferenceHint(unsigned DiagID) {
@@ -86,8 +92,8 @@ llvm::StringRef nvccDifferenceHint(unsigned DiagID) {
   case diag::err_expr_not_cce:
   case diag::err_expr_not_ice:
     return "Clang evaluates this constant more strictly than nvcc; compute "
-           "it from constexpr values only (not through a reference or a "
-           "non-constexpr call)";
+           "it from constexpr values only (a static member through its type, "
+           "Type::NAME, not through a reference)";
   default:
     return "";
   }

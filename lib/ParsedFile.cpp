@@ -332,9 +332,33 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
     if (Result == Cached::Done)
       return llvm::Error::success();
   }
-  ParseAction Action(Body, Failure, *FS.Spelling);
+  // A constant Clang's evaluator rejects and nvcc accepts (a static member
+  // read through a reference, allowed from C++23 on) is read by Clang's
+  // newer evaluator, which follows C++23 there; the first failure is the
+  // one reported when that does not help either.
+  bool RetryConstants = false;
+  auto BodyOrRetry = [&](ParsedFile &P) {
+    RetryConstants = P.HasErrors && Failure.fromConstantEvaluation();
+    if (!RetryConstants)
+      Body(P);
+  };
+  ParseAction Action(BodyOrRetry, Failure, *FS.Spelling);
   runAction(Inv, FS.Spelling, Action, Failure);
-  if (!Action.Ran)
+  if (RetryConstants) {
+    auto Retry = std::make_shared<CompilerInvocation>(*Inv);
+    Retry->getLangOpts().EnableNewConstInterp = true;
+    ParseFailure RetryFailure;
+    auto BodyFirstMessage = [&](ParsedFile &P) {
+      if (P.HasErrors)
+        P.DiagnosticText = Failure.text();
+      Body(P);
+    };
+    ParseAction Again(BodyFirstMessage, RetryFailure, *FS.Spelling);
+    runAction(Retry, FS.Spelling, Again, RetryFailure);
+    if (Again.Ran)
+      return llvm::Error::success();
+  }
+  if (!Action.Ran || RetryConstants)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         Failure.hasError() ? Failure.text() : "cannot parse " + FilePath.str());

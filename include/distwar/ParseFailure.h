@@ -40,6 +40,8 @@ public:
   std::string text() const;
   /// An error came from reading a precompiled header (stale or broken).
   bool fromPrecompiledHeader() const { return PchError; }
+  /// The first error is a constant expression Clang could not evaluate.
+  bool fromConstantEvaluation() const;
 
   /// The options the diagnostics engines that feed this consumer use.
   clang::DiagnosticOptions Options;
@@ -48,7 +50,7 @@ private:
   std::string First, Printed;
   std::unique_ptr<llvm::raw_string_ostream> OS;
   std::unique_ptr<clang::TextDiagnosticPrinter> Printer;
-  unsigned Errors = 0;
+  unsigned Errors = 0, FirstID = 0;
   bool PrintingNotes = false, PchError = false;
 };
 
