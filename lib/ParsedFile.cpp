@@ -127,10 +127,12 @@ makeInvocation(llvm::StringRef FilePath, const std::vector<std::string> &Args,
   if (!Inv)
     return nullptr;
   Inv->getFrontendOpts().DisableFree = false;
-  // The nvcc declarations go before Clang's CUDA wrapper: libstdc++'s
+  // The first nvcc declarations go before Clang's CUDA wrapper: libstdc++'s
   // headers that it includes must see the device-side declarations.
   std::vector<std::string> &Includes = Inv->getPreprocessorOpts().Includes;
-  std::stable_partition(Includes.begin(), Includes.end(), isFrontEndFile);
+  std::stable_partition(
+      Includes.begin(), Includes.end(),
+      [](llvm::StringRef I) { return I == frontEndBeforeWrapper(); });
   return std::shared_ptr<CompilerInvocation>(std::move(Inv));
 }
 

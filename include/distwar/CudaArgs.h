@@ -54,8 +54,9 @@ stripCompileCommand(llvm::ArrayRef<std::string> Command, llvm::StringRef File,
 
 /// The full argument list for a device-only parse (without the input file):
 /// Clang's CUDA mode with nvcc's dialect (narrowing in braced initialisers
-/// is nvcc's warning, not an error; the host min/max overloads of nvcc's
-/// math headers are declared), then the user's flags.
+/// is nvcc's warning, not an error; what nvcc's headers declare and Clang's
+/// do not is declared: host min/max, cache-hinted stores, device-side
+/// libstdc++ throwers), then the user's flags.
 std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                       llvm::ArrayRef<std::string> UserFlags);
 
@@ -64,6 +65,8 @@ std::vector<std::string> frontEndArgs(const CudaOptions &Options,
 /// never listed as files the parse read.
 void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS);
 bool isFrontEndFile(llvm::StringRef Path);
+/// The nvcc declarations read before Clang's CUDA wrapper.
+std::string frontEndBeforeWrapper();
 /// The empty main file a precompiled header is built from.
 std::string frontEndPchMain();
 /// The main file a precompiled header of hoisted CUDA headers is built from
