@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 using namespace llvm;
 
@@ -340,6 +341,127 @@ stripCompileCommand(ArrayRef<std::string> RawCommand, StringRef File,
   return Out;
 }
 
+static constexpr llvm::StringLiteral FrontEndDir = "/distwar-front-end/";
+
+static std::string frontEndPath(StringRef Name) {
+  return (FrontEndDir + Name).str();
+}
+
+// What nvcc's headers declare and Clang's do not, in two parts: the first is
+// read before Clang's CUDA wrapper (the libstdc++ headers that it includes
+// must see it), the second after it (it needs the CUDA types).
+//
+// libstdc++'s std::array::at, vector::at, ... throw through these host
+// functions. nvcc compiles such constexpr members in __host__ __device__
+// code (a warning, none with --expt-relaxed-constexpr); Clang rejects the
+// reference to a host function. Device declarations of the same functions
+// let Clang parse it (never called: the tool compiles nothing).
+static constexpr llvm::StringLiteral NvccBeforeWrapper = R"cpp(
+#ifndef DISTWAR_NVCC_BEFORE_WRAPPER
+#define DISTWAR_NVCC_BEFORE_WRAPPER
+namespace std {
+#define DISTWAR_DEVICE_THROW(Name, ...)                                        \
+  __attribute__((device, noreturn)) void Name(__VA_ARGS__);
+DISTWAR_DEVICE_THROW(__throw_bad_exception, void)
+DISTWAR_DEVICE_THROW(__throw_bad_alloc, void)
+DISTWAR_DEVICE_THROW(__throw_bad_array_new_length, void)
+DISTWAR_DEVICE_THROW(__throw_bad_cast, void)
+DISTWAR_DEVICE_THROW(__throw_bad_typeid, void)
+DISTWAR_DEVICE_THROW(__throw_logic_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_domain_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_invalid_argument, const char *)
+DISTWAR_DEVICE_THROW(__throw_length_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_out_of_range, const char *)
+DISTWAR_DEVICE_THROW(__throw_out_of_range_fmt, const char *, ...)
+DISTWAR_DEVICE_THROW(__throw_runtime_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_range_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_overflow_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_underflow_error, const char *)
+DISTWAR_DEVICE_THROW(__throw_bad_function_call, void)
+#undef DISTWAR_DEVICE_THROW
+} // namespace std
+#endif
+)cpp";
+
+// nvcc's math headers (crt/math_functions.hpp) declare min and max for host
+// code too; Clang's CUDA headers only for device code, so host launch code
+// such as `min(n, max_threads)` would not parse: the same overloads, host
+// only (Clang's device ones stay as they are). nvcc's sm_32_intrinsics.h
+// declares the cache-hinted stores for every built-in type; Clang's wrapper
+// has __stwt only.
+static constexpr llvm::StringLiteral NvccAfterWrapper = R"cpp(
+#ifndef DISTWAR_NVCC_AFTER_WRAPPER
+#define DISTWAR_NVCC_AFTER_WRAPPER
+#define DISTWAR_HOST_MIN_MAX(R, A, B)                                          \
+  static inline __attribute__((host)) R min(A a, B b) {                        \
+    return (R)a < (R)b ? (R)a : (R)b;                                          \
+  }                                                                            \
+  static inline __attribute__((host)) R max(A a, B b) {                        \
+    return (R)a > (R)b ? (R)a : (R)b;                                          \
+  }
+DISTWAR_HOST_MIN_MAX(int, int, int)
+DISTWAR_HOST_MIN_MAX(unsigned int, unsigned int, unsigned int)
+DISTWAR_HOST_MIN_MAX(unsigned int, int, unsigned int)
+DISTWAR_HOST_MIN_MAX(unsigned int, unsigned int, int)
+DISTWAR_HOST_MIN_MAX(long int, long int, long int)
+DISTWAR_HOST_MIN_MAX(unsigned long int, unsigned long int, unsigned long int)
+DISTWAR_HOST_MIN_MAX(unsigned long int, long int, unsigned long int)
+DISTWAR_HOST_MIN_MAX(unsigned long int, unsigned long int, long int)
+DISTWAR_HOST_MIN_MAX(long long int, long long int, long long int)
+DISTWAR_HOST_MIN_MAX(unsigned long long int, unsigned long long int,
+                     unsigned long long int)
+DISTWAR_HOST_MIN_MAX(unsigned long long int, long long int,
+                     unsigned long long int)
+DISTWAR_HOST_MIN_MAX(unsigned long long int, unsigned long long int,
+                     long long int)
+DISTWAR_HOST_MIN_MAX(float, float, float)
+DISTWAR_HOST_MIN_MAX(double, double, double)
+DISTWAR_HOST_MIN_MAX(double, float, double)
+DISTWAR_HOST_MIN_MAX(double, double, float)
+#undef DISTWAR_HOST_MIN_MAX
+#define DISTWAR_STORES(T)                                                      \
+  __attribute__((device)) void __stwb(T *, T);                                 \
+  __attribute__((device)) void __stcg(T *, T);                                 \
+  __attribute__((device)) void __stcs(T *, T);
+DISTWAR_STORES(long) DISTWAR_STORES(unsigned long) DISTWAR_STORES(char)
+DISTWAR_STORES(signed char) DISTWAR_STORES(short) DISTWAR_STORES(int)
+DISTWAR_STORES(long long) DISTWAR_STORES(char2) DISTWAR_STORES(char4)
+DISTWAR_STORES(short2) DISTWAR_STORES(short4) DISTWAR_STORES(int2)
+DISTWAR_STORES(int4) DISTWAR_STORES(longlong2) DISTWAR_STORES(unsigned char)
+DISTWAR_STORES(unsigned short) DISTWAR_STORES(unsigned int)
+DISTWAR_STORES(unsigned long long) DISTWAR_STORES(uchar2)
+DISTWAR_STORES(uchar4) DISTWAR_STORES(ushort2) DISTWAR_STORES(ushort4)
+DISTWAR_STORES(uint2) DISTWAR_STORES(uint4) DISTWAR_STORES(ulonglong2)
+DISTWAR_STORES(float) DISTWAR_STORES(double) DISTWAR_STORES(float2)
+DISTWAR_STORES(float4) DISTWAR_STORES(double2)
+#undef DISTWAR_STORES
+#endif
+)cpp";
+
+void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS) {
+  FS.addFile(frontEndBeforeWrapper(), 0,
+             MemoryBuffer::getMemBuffer(NvccBeforeWrapper));
+  FS.addFile(frontEndPath("nvcc_after_wrapper.h"), 0,
+             MemoryBuffer::getMemBuffer(NvccAfterWrapper));
+  FS.addFile(frontEndPchMain(), 0, MemoryBuffer::getMemBuffer(""));
+}
+
+bool isFrontEndFile(StringRef Path) { return Path.starts_with(FrontEndDir); }
+
+std::string frontEndBeforeWrapper() {
+  return frontEndPath("nvcc_before_wrapper.h");
+}
+
+std::string frontEndPchMain() { return frontEndPath("pch_main.cu"); }
+
+std::string frontEndHoistedMain() {
+  return frontEndPath("pch_hoisted_main.cu");
+}
+
+std::string frontEndFileText() {
+  return (NvccBeforeWrapper + NvccAfterWrapper).str();
+}
+
 std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                       ArrayRef<std::string> UserFlags) {
   std::vector<std::string> Args = {"-x",
@@ -347,7 +469,8 @@ std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                    "--cuda-device-only",
                                    "--cuda-gpu-arch=" + Options.GpuArch,
                                    "-std=c++17",
-                                   "-Wno-unknown-cuda-version"};
+                                   "-Wno-unknown-cuda-version",
+                                   "-Wno-c++11-narrowing"};
   if (!Options.ResourceDir.empty())
     Args.push_back("-resource-dir=" + Options.ResourceDir);
   if (Options.NoCudaSdk) {
@@ -357,6 +480,10 @@ std::vector<std::string> frontEndArgs(const CudaOptions &Options,
     std::string Cccl = cudaCcclIncludeDir(Options.CudaPath);
     if (!Cccl.empty())
       Args.push_back("-isystem" + Cccl);
+    // The driver puts them after Clang's wrapper; the parse moves the first
+    // before it.
+    Args.insert(Args.end(), {"-include", frontEndBeforeWrapper(), "-include",
+                             frontEndPath("nvcc_after_wrapper.h")});
   }
   if (!Options.RuntimeIncludeDir.empty())
     Args.push_back("-isystem" + Options.RuntimeIncludeDir); // not the user's

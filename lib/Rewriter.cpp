@@ -161,9 +161,10 @@ private:
 };
 
 /// Every other allowed file the parse read, as it is.
-static void addUneditedHeaders(const SourceManager &SM,
-                               const HeaderFilter &Filter,
-                               std::vector<HeaderOutput> &Out) {
+static void
+addUneditedHeaders(const SourceManager &SM, const HeaderFilter &Filter,
+                   const std::function<llvm::StringRef(FileID)> &OriginalText,
+                   std::vector<HeaderOutput> &Out) {
   llvm::DenseSet<const FileEntry *> Seen;
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
@@ -181,30 +182,54 @@ static void addUneditedHeaders(const SourceManager &SM,
                      [&](const HeaderOutput &H) { return H.Path == Path; }))
       continue;
     std::optional<std::string> Rel = Filter.relativePath(Path);
-    std::optional<llvm::MemoryBufferRef> Buffer =
-        C.getBufferOrNone(SM.getDiagnostics(), SM.getFileManager());
-    if (!Rel || !Buffer)
+    if (!Rel || !C.getBufferOrNone(SM.getDiagnostics(), SM.getFileManager()))
       continue;
     HeaderOutput H;
     H.Path = Path;
     H.RelativePath = *Rel;
-    H.Output = Buffer->getBuffer().str();
+    H.Output = OriginalText(SM.translateFile(*FE)).str();
     Out.push_back(std::move(H));
   }
 }
 
-llvm::Expected<RewriteResult>
-rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
-              const std::vector<std::string> &FrontEndArgs, Variant V,
-              const HeaderFilter *Headers) {
+/// The result of a full parse of a file whose tokens name nothing atomic:
+/// no sites, nothing changed. Null when the file needs the parse.
+static llvm::Expected<std::optional<RewriteResult>>
+withoutParse(llvm::StringRef FilePath, llvm::StringRef Code,
+             const FrontEnd &Front) {
+  if (mentionsAtomics(Code))
+    return std::nullopt;
+  llvm::Expected<TokenScan> Scan = scanTokens(FilePath, Code, Front);
+  if (!Scan)
+    return Scan.takeError();
+  if (Scan->MayHaveAtomics)
+    return std::nullopt;
+  RewriteResult Result;
+  Result.Output = Code.str();
+  Result.FilesRead = std::move(Scan->FilesRead);
+  Result.Report.File = FilePath.str();
+  return Result;
+}
+
+llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
+                                            llvm::StringRef Code,
+                                            const FrontEnd &Front, Variant V,
+                                            const HeaderFilter *Headers) {
   bool Rewritten = looksRewritten(Code);
-  std::vector<std::string> Args = FrontEndArgs;
-  Args.push_back("-w"); // user warnings are not ours to show
+  FrontEnd Opts = Front;
+  Opts.Args.push_back("-w"); // user warnings are not ours to show
+  if (!Rewritten && !Opts.AlwaysParse) {
+    auto Unparsed = withoutParse(FilePath, Code, Opts);
+    if (!Unparsed)
+      return Unparsed.takeError();
+    if (*Unparsed)
+      return std::move(**Unparsed);
+  }
 
   RewriteResult Result;
   Result.Output = Code.str();
   std::string Failure;
-  llvm::Error ParseError = parseFile(FilePath, Code, Args, [&](ParsedFile &P) {
+  llvm::Error ParseError = parseFile(FilePath, Code, Opts, [&](ParsedFile &P) {
     Result.FilesRead = P.FilesRead;
     bool Failed = P.HasErrors;
     if (Rewritten) {
@@ -263,7 +288,7 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
     Result.Output = std::move(*Output);
     for (const auto &[File, Edits] : Plan.HeaderEdits) {
       llvm::Expected<std::string> Text =
-          tooling::applyAllReplacements(SM.getBufferData(File), Edits);
+          tooling::applyAllReplacements(P.OriginalText(File), Edits);
       if (!Text) {
         Failure = llvm::toString(Text.takeError());
         return;
@@ -273,9 +298,8 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
       H.Path = absoluteFilePath(SM, File);
       H.RelativePath = Policy.Editable.at(File);
       for (const Inclusion &I : P.Inclusions)
-        if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry() &&
-            !llvm::is_contained(H.IncludedAs, I.Spelled))
-          H.IncludedAs.push_back(I.Spelled);
+        if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry())
+          H.IncludedAs.push_back(I);
       H.Output = std::move(*Text);
       for (const AtomicSite &S : Sites)
         if (!H.FirstLine && !S.File.empty() &&
@@ -284,7 +308,7 @@ rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
       Result.Headers.push_back(std::move(H)); // FileIDs grow in entry order
     }
     if (Headers && !Result.Headers.empty())
-      addUneditedHeaders(SM, *Headers, Result.Headers);
+      addUneditedHeaders(SM, *Headers, P.OriginalText, Result.Headers);
     Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
     for (const HeaderOutput &H : Result.Headers)
       if (H.Edited)

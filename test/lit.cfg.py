@@ -10,7 +10,7 @@ config.suffixes = [".cu", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.distwar_obj_root, "test")
 # Inputs are included by tests; unit/ and gpu/ are driven by ctest.
-config.excludes = ["Inputs", "unit", "gpu", "CMakeLists.txt"]
+config.excludes = ["Inputs", "unit", "gpu", "corpus", "CMakeLists.txt"]
 
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
@@ -38,6 +38,8 @@ config.substitutions.append(
 config.substitutions.append(("%examples", os.path.join(config.distwar_src_root, "examples")))
 # The reference kernels (runtime/kernels), rewritten in place of a user's code.
 config.substitutions.append(("%kernels", os.path.join(config.distwar_src_root, "runtime", "kernels")))
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 if config.not_tool:
     config.substitutions.append(("%not", config.not_tool))
 if os.path.exists("/usr/local/cuda/include/cuda_runtime.h") or \

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm::vfs {
+class InMemoryFileSystem;
+}
+
 namespace distwar {
 
 struct CudaOptions {
@@ -48,9 +52,28 @@ llvm::Expected<std::vector<std::string>>
 stripCompileCommand(llvm::ArrayRef<std::string> Command, llvm::StringRef File,
                     std::string &GpuArch, llvm::StringRef Directory = "");
 
-/// The full argument list for a device-only parse (without the input file).
+/// The full argument list for a device-only parse (without the input file):
+/// Clang's CUDA mode with nvcc's dialect (narrowing in braced initialisers
+/// is nvcc's warning, not an error; what nvcc's headers declare and Clang's
+/// do not is declared: host min/max, cache-hinted stores, device-side
+/// libstdc++ throwers), then the user's flags.
 std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                       llvm::ArrayRef<std::string> UserFlags);
+
+/// The front end's own in-memory files (the nvcc declarations, the empty
+/// main file of a precompiled header): added to every parse's file system,
+/// never listed as files the parse read.
+void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS);
+bool isFrontEndFile(llvm::StringRef Path);
+/// The nvcc declarations read before Clang's CUDA wrapper.
+std::string frontEndBeforeWrapper();
+/// The empty main file a precompiled header is built from.
+std::string frontEndPchMain();
+/// The main file a precompiled header of hoisted CUDA headers is built from
+/// (HoistedHeaders.h; its text differs per parse).
+std::string frontEndHoistedMain();
+/// The contents of every front-end file (part of a cache key).
+std::string frontEndFileText();
 
 } // namespace distwar
 

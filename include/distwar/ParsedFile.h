@@ -3,7 +3,9 @@
 // Parses a file once with the front-end flags of CudaArgs.h and hands the
 // AST, the expanded token stream (to spell macro invocations) and the list
 // of files the parse read (for --depfile) to a callback while they are
-// alive.
+// alive. Files are read as NvccSpelling.h makes them parse; the CUDA
+// headers Clang includes first come from a precompiled header when a cache
+// directory is given (PchCache.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,15 +16,34 @@
 #include "clang/Tooling/Syntax/Tokens.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace distwar {
 
-/// One `#include` the preprocessor resolved: its spelling and the file.
+/// How files are parsed: the front-end flags and where precompiled CUDA
+/// headers are kept.
+struct FrontEnd {
+  FrontEnd() = default;
+  FrontEnd(std::vector<std::string> Args) : Args(std::move(Args)) {}
+  /// CudaArgs.h's frontEndArgs.
+  std::vector<std::string> Args;
+  /// The precompiled-header cache; empty: every parse reads the headers.
+  std::string CacheDir;
+  /// Parse even a file whose tokens name nothing atomic (tests compare).
+  bool AlwaysParse = false;
+};
+
+/// One `#include` the preprocessor resolved: its spelling, the file, and
+/// the file that holds the directive.
 struct Inclusion {
   std::string Spelled;
   const clang::FileEntry *File = nullptr;
+  std::string Includer; ///< absolute
+  /// Found in the includer's own directory (`#include "./x.h"`): a copy
+  /// finds it next to the includer's copy.
+  bool RelativeToIncluder = false;
 };
 
 struct ParsedFile {
@@ -30,21 +51,44 @@ struct ParsedFile {
   const clang::syntax::TokenBuffer &Tokens;
   /// True when Clang reported an error; the AST may be incomplete.
   bool HasErrors = false;
-  /// Clang's diagnostics, as text.
+  /// The tool's one-line summary of the first error (file:line:col: what
+  /// Clang rejects, and what to do where nvcc accepts it), then Clang's
+  /// diagnostics, trimmed.
   std::string DiagnosticText;
-  /// Every file the parse read: the main file first, then each included
-  /// file once, in the order they were entered.
+  /// Every file the parse read (readFiles order).
   std::vector<std::string> FilesRead;
   /// Every resolved #include, in order.
   std::vector<Inclusion> Inclusions;
+  /// The user's bytes of \p File: the parse may read a file with
+  /// NvccSpelling.h's changes; outputs are made from these.
+  std::function<llvm::StringRef(clang::FileID)> OriginalText;
 };
 
-/// Parses \p Code as \p FilePath with \p FrontEndArgs and calls \p Body with
-/// the result, even when Clang reported errors. Returns an error only when
-/// the compiler could not run at all (bad flags).
+/// Parses \p Code as \p FilePath and calls \p Body with the result, even
+/// when Clang reported errors. Returns an error only when the compiler
+/// could not run at all (bad flags).
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
-                      const std::vector<std::string> &FrontEndArgs,
+                      const FrontEnd &Options,
                       llvm::function_ref<void(ParsedFile &)> Body);
+
+/// What the preprocessor alone found in a file.
+struct TokenScan {
+  /// A name that may call an atomic add (isAtomicName in ParsedFile.cpp)
+  /// reached code outside the system headers.
+  bool MayHaveAtomics = false;
+  std::vector<std::string> FilesRead;
+};
+
+/// True when \p Code holds a token that may name an atomic add (atomicAdd,
+/// gpuAtomicAdd, atomic_add, ...): the cheap first test of whether a file
+/// needs a full parse.
+bool mentionsAtomics(llvm::StringRef Code);
+
+/// Preprocesses \p Code as \p FilePath (no parse): the second, exact test,
+/// which also sees the atomics that user headers and macros bring in.
+llvm::Expected<TokenScan> scanTokens(llvm::StringRef FilePath,
+                                     llvm::StringRef Code,
+                                     const FrontEnd &Options);
 
 } // namespace distwar
 

@@ -5,6 +5,7 @@
 
 #include "distwar/EditPlanner.h"
 #include "distwar/HeaderFilter.h"
+#include "distwar/ParsedFile.h"
 #include "distwar/Report.h"
 #include "llvm/Support/Error.h"
 
@@ -19,8 +20,8 @@ struct HeaderOutput {
   std::string RelativePath; ///< relative to the entry that allows it
   std::string Output;       ///< its new text
   unsigned FirstLine = 0;   ///< line of its first batched site (for errors)
-  /// How the #include directives that reached it spell it.
-  std::vector<std::string> IncludedAs;
+  /// The #include directives that reached it (spelling, includer).
+  std::vector<Inclusion> IncludedAs;
 };
 
 struct RewriteResult {
@@ -37,13 +38,15 @@ struct RewriteResult {
 /// reduction calls), recognised without parsing.
 bool looksRewritten(llvm::StringRef Code);
 
-/// Parses \p Code as \p FilePath (absolute) with \p FrontEndArgs (see
+/// Parses \p Code as \p FilePath (absolute) as \p Front says (see
 /// CudaArgs.h) once, and rewrites it, and the device functions of the
-/// included files that \p Headers allows (none when null). A parse error is
-/// returned as an error whose message holds Clang's diagnostics.
+/// included files that \p Headers allows (none when null). A file whose
+/// preprocessed tokens name nothing atomic is passed through unparsed (the
+/// same result). A parse error is returned as an error whose message is the
+/// tool's one line, then Clang's diagnostics.
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
-              const std::vector<std::string> &FrontEndArgs, Variant V,
+              const FrontEnd &Front, Variant V,
               const HeaderFilter *Headers = nullptr);
 
 } // namespace distwar

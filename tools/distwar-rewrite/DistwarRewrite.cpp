@@ -6,12 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OutputFiles.h"
 #include "distwar/CudaArgs.h"
 #include "distwar/HeaderFilter.h"
+#include "distwar/PchCache.h"
 #include "distwar/Rewriter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -48,17 +51,15 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     ReportFile("report-file", cl::desc("Write the report here, not stderr"),
                cl::value_desc("file"), cl::cat(Category));
-static cl::opt<Variant> VariantOpt(
-    "variant", cl::desc("Reduction to emit"), cl::init(Variant::Auto),
-    cl::values(clEnumValN(Variant::Serial, "serial",
-                          "match-any grouping, leader gathers every field"),
-               clEnumValN(Variant::Butterfly, "butterfly",
-                          "every lane reaches a warp-wide reduction where "
-                          "provable (else serial)"),
-               clEnumValN(Variant::Floor, "floor",
-                          "replace atomicAdd by a no-op (benchmark floor)"),
-               clEnumValN(Variant::Auto, "auto",
-                          "per group: butterfly, serial or left alone")),
+// A string, not an enum option: the command-line library prints a bad enum
+// value on its own, before the tool can say which values there are.
+static cl::opt<std::string> VariantOpt(
+    "variant",
+    cl::desc("Reduction to emit: auto (per group: butterfly, serial or left "
+             "alone), butterfly (every lane reaches a warp-wide reduction "
+             "where provable, else serial), serial (match-any grouping), "
+             "floor (atomicAdd replaced by a no-op, the benchmark floor)"),
+    cl::init("auto"), cl::value_desc("auto|butterfly|serial|floor"),
     cl::cat(Category));
 static cl::opt<std::string> CudaPath("cuda-path",
                                      cl::desc("CUDA SDK root (default: "
@@ -94,6 +95,25 @@ static cl::opt<std::string> DepFile(
              "with -i or on stdout) depends on every file the parse read "
              "(edited headers are written along, not named as targets)"),
     cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> CacheDirOpt(
+    "cache-dir",
+    cl::desc("Keep precompiled CUDA headers here (default: "
+             "$DISTWAR_CACHE_DIR, $XDG_CACHE_HOME/distwar, ~/.cache/distwar)"),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> NoCache("no-cache",
+                             cl::desc("Parse the CUDA headers with every file "
+                                      "(no precompiled headers)"),
+                             cl::cat(Category));
+static cl::opt<unsigned> PauseBeforeWrite(
+    "testing-pause-before-write", cl::Hidden,
+    cl::desc("Wait this many milliseconds with every output staged, before "
+             "any is renamed into place (tests of signals)"),
+    cl::cat(Category));
+static cl::opt<bool> AlwaysParse(
+    "testing-always-parse", cl::Hidden,
+    cl::desc("Parse files whose tokens name nothing atomic too (tests check "
+             "that skipping them changes nothing)"),
+    cl::cat(Category));
 static cl::opt<bool>
     TimeReport("time-report",
                cl::desc("Print the time each file took to stderr"),
@@ -121,36 +141,6 @@ static std::string runtimeIncludeDir(const char *Argv0) {
   if (HasHeader(Installed))
     return std::string(Installed);
   return DISTWAR_RUNTIME_INCLUDE_DIR;
-}
-
-/// Writes \p Data to \p Path through a temporary file in the same directory
-/// and a rename, so readers never see a partial file.
-static Error writeAtomically(StringRef Path, StringRef Data) {
-  SmallString<256> Model(Path);
-  Model += ".distwar-%%%%%%";
-  int FD;
-  SmallString<256> Temp;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Temp))
-    return createStringError(EC, "cannot create a file next to '%s': %s",
-                             Path.str().c_str(), EC.message().c_str());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Data;
-    OS.close();
-    if (OS.has_error()) {
-      sys::fs::remove(Temp);
-      return createStringError(OS.error(), "cannot write '%s'", Temp.c_str());
-    }
-  }
-  // Keep the original's permissions.
-  if (auto Perms = sys::fs::getPermissions(Path))
-    sys::fs::setPermissions(Temp, *Perms);
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return createStringError(EC, "cannot replace '%s': %s", Path.str().c_str(),
-                             EC.message().c_str());
-  }
-  return Error::success();
 }
 
 /// A make rule target or prerequisite: spaces, '#', '$' and ':' escaped.
@@ -210,101 +200,127 @@ static void dropIncludeDir(std::vector<std::string> &Flags, StringRef Dir,
   Flags = std::move(Kept);
 }
 
-/// Writes \p Data to \p Path unless the file already holds exactly it, so
-/// that a header several translation units write is not touched again (its
-/// time stamp drives rebuilds). Creates the missing directories.
-static Error writeIfDifferent(StringRef Path, StringRef Data) {
-  if (auto Old = MemoryBuffer::getFile(Path, /*IsText=*/false))
-    if ((*Old)->getBuffer() == Data)
-      return Error::success();
-  if (std::error_code EC =
-          sys::fs::create_directories(sys::path::parent_path(Path)))
-    return createStringError(EC, "cannot create the directory of '%s': %s",
-                             Path.str().c_str(), EC.message().c_str());
-  return writeAtomically(Path, Data);
-}
-
 namespace {
 struct HeaderWrite {
-  std::string Destination, Text;
+  const HeaderOutput *Header = nullptr;
+  std::string Destination;
 };
 } // namespace
 
-/// Where each edited header of \p Results goes: in place with -i, else under
-/// --header-output-dir. A header rewritten differently by two inputs, a
-/// destination that is the original or shared by two headers, or a header
-/// edited without a place to write it is an error.
-static Error planHeaderWrites(ArrayRef<RewriteResult> Results,
-                              ArrayRef<std::string> Inputs,
-                              std::vector<HeaderWrite> &Writes) {
+/// The copy of \p H below --header-output-dir, or an error when it would
+/// overwrite the original.
+static Expected<std::string> copyDestination(const HeaderOutput &H) {
+  SmallString<256> Destination(HeaderOutputDir);
+  sys::fs::make_absolute(Destination);
+  sys::path::append(Destination, sys::path::Style::posix, H.RelativePath);
+  sys::path::native(Destination);
+  sys::path::remove_dots(Destination, /*remove_dot_dot=*/true);
+  if (sys::fs::equivalent(Destination, H.Path) || Destination.str() == H.Path)
+    return createStringError(inconvertibleErrorCode(),
+                             "--header-output-dir: the edited copy of '%s' "
+                             "would overwrite the original",
+                             H.Path.c_str());
+  return std::string(Destination);
+}
+
+/// Whether the copy of the header that \p Include reached is found where it
+/// will be: its spelling is its path below the output directory, or it is
+/// spelled relative to its includer, whose own copy (or -o output) sits in
+/// the same layout.
+static bool copyIsFound(const Inclusion &Include, const HeaderOutput &H,
+                        StringRef Destination,
+                        const StringMap<std::string> &Moved) {
+  SmallString<128> Norm(Include.Spelled);
+  sys::path::remove_dots(Norm, /*remove_dot_dot=*/true);
+  if (sys::path::convert_to_slash(Norm) == H.RelativePath)
+    return true;
+  auto Includer = Moved.find(Include.Includer);
+  if (!Include.RelativeToIncluder || Includer == Moved.end())
+    return false;
+  SmallString<256> Found(sys::path::parent_path(Includer->second));
+  sys::path::append(Found, Include.Spelled);
+  sys::path::remove_dots(Found, /*remove_dot_dot=*/true);
+  return Found.str() == Destination;
+}
+
+/// Every allowed header of \p Results once; an error when two inputs
+/// rewrite one differently.
+static Error uniqueHeaders(ArrayRef<RewriteResult> Results,
+                           ArrayRef<std::string> Inputs,
+                           std::vector<HeaderWrite> &Writes) {
   StringMap<std::pair<const HeaderOutput *, size_t>> ByPath;
-  StringMap<std::string> ByDestination;
   for (size_t I = 0; I < Results.size(); ++I) {
     for (const HeaderOutput &H : Results[I].Headers) {
       if (InPlace && !H.Edited)
         continue;
       auto [It, New] = ByPath.try_emplace(H.Path, &H, I);
-      if (!New) {
-        if (It->second.first->Output != H.Output)
-          return createStringError(
-              inconvertibleErrorCode(),
-              "%s:%u: this header is rewritten differently for '%s' and "
-              "'%s' (a macro or flag differs between them); rewrite them in "
-              "separate runs with separate --header-output-dir, or leave the "
-              "header out of --edit-headers",
-              H.Path.c_str(), H.FirstLine, Inputs[It->second.second].c_str(),
-              Inputs[I].c_str());
+      if (New) {
+        Writes.push_back({&H, InPlace ? H.Path : ""});
         continue;
       }
-      SmallString<256> Destination;
-      if (InPlace) {
-        Destination = H.Path;
-      } else if (HeaderOutputDir.empty()) {
+      if (It->second.first->Output != H.Output)
         return createStringError(
             inconvertibleErrorCode(),
-            "%s:%u: device functions of this header would be edited; with -o "
-            "or stdout, --header-output-dir must say where the edited copy "
-            "goes (or use -i)",
-            H.Path.c_str(), H.FirstLine);
-      } else {
-        Destination = HeaderOutputDir;
-        sys::fs::make_absolute(Destination);
-        sys::path::append(Destination, sys::path::Style::posix, H.RelativePath);
-        sys::path::native(Destination);
-        sys::path::remove_dots(Destination, /*remove_dot_dot=*/true);
-        if (sys::fs::equivalent(Destination, H.Path) ||
-            Destination.str() == H.Path)
-          return createStringError(inconvertibleErrorCode(),
-                                   "--header-output-dir: the edited copy of "
-                                   "'%s' would overwrite the original",
-                                   H.Path.c_str());
-        // The copy is found only where an #include spells its path below
-        // the output directory.
-        for (const std::string &Spelled : H.IncludedAs) {
-          if (!H.Edited)
-            break;
-          SmallString<128> Norm(Spelled);
-          sys::path::remove_dots(Norm, /*remove_dot_dot=*/true);
-          if (sys::path::convert_to_slash(Norm) != H.RelativePath)
-            return createStringError(
-                inconvertibleErrorCode(),
-                "%s:%u: this header is included as \"%s\", but its edited "
-                "copy would be '%s': name the directory that the #include is "
-                "relative to in --edit-headers",
-                H.Path.c_str(), H.FirstLine, Spelled.c_str(),
-                Destination.c_str());
-        }
-      }
-      auto [D, Fresh] = ByDestination.try_emplace(Destination, H.Path);
-      if (!Fresh)
-        return createStringError(
-            inconvertibleErrorCode(),
-            "--header-output-dir: '%s' and '%s' would both be written to "
-            "'%s'; name their directories in --edit-headers rather than the "
-            "files",
-            D->second.c_str(), H.Path.c_str(), Destination.c_str());
-      Writes.push_back({std::string(Destination), H.Output});
+            "%s:%u: this header is rewritten differently for '%s' and "
+            "'%s' (a macro or flag differs between them); rewrite them in "
+            "separate runs with separate --header-output-dir, or leave the "
+            "header out of --edit-headers",
+            H.Path.c_str(), H.FirstLine, Inputs[It->second.second].c_str(),
+            Inputs[I].c_str());
     }
+  }
+  return Error::success();
+}
+
+/// Where each edited header of \p Results goes: in place with -i, else under
+/// --header-output-dir. A header rewritten differently by two inputs, a
+/// destination that is the original or shared by two headers, a copy its
+/// #include would not find, or a header edited without a place to write it
+/// is an error.
+static Error planHeaderWrites(ArrayRef<RewriteResult> Results,
+                              ArrayRef<std::string> Inputs,
+                              std::vector<HeaderWrite> &Writes) {
+  if (Error E = uniqueHeaders(Results, Inputs, Writes))
+    return E;
+  if (InPlace)
+    return Error::success();
+  // Where each file's copy goes: the headers', and the -o output's.
+  StringMap<std::string> Moved, ByDestination;
+  if (!OutputFile.empty() && Inputs.size() == 1)
+    Moved[Inputs.front()] = absolutePath(OutputFile);
+  for (HeaderWrite &W : Writes) {
+    if (HeaderOutputDir.empty())
+      return createStringError(
+          inconvertibleErrorCode(),
+          "%s:%u: device functions of this header would be edited; with -o "
+          "or stdout, --header-output-dir must say where the edited copy "
+          "goes (or use -i)",
+          W.Header->Path.c_str(), W.Header->FirstLine);
+    Expected<std::string> Destination = copyDestination(*W.Header);
+    if (!Destination)
+      return Destination.takeError();
+    W.Destination = *Destination;
+    Moved[W.Header->Path] = W.Destination;
+  }
+  for (const HeaderWrite &W : Writes) {
+    for (const Inclusion &Include : W.Header->IncludedAs)
+      if (W.Header->Edited &&
+          !copyIsFound(Include, *W.Header, W.Destination, Moved))
+        return createStringError(
+            inconvertibleErrorCode(),
+            "%s:%u: this header is included as \"%s\", but its edited copy "
+            "would be '%s': name the directory that the #include is relative "
+            "to in --edit-headers",
+            W.Header->Path.c_str(), W.Header->FirstLine,
+            Include.Spelled.c_str(), W.Destination.c_str());
+    auto [D, Fresh] = ByDestination.try_emplace(W.Destination, W.Header->Path);
+    if (!Fresh)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "--header-output-dir: '%s' and '%s' would both be written to "
+          "'%s'; name their directories in --edit-headers rather than the "
+          "files",
+          D->second.c_str(), W.Header->Path.c_str(), W.Destination.c_str());
   }
   return Error::success();
 }
@@ -321,40 +337,253 @@ static std::string depFileText(ArrayRef<std::string> Targets,
   return Text;
 }
 
+/// Response files expanded; a command line with neither `--` nor `-p`
+/// gets an empty `--`, so that no compilation database is searched for.
+static Expected<SmallVector<const char *, 64>>
+expandCommandLine(int argc, const char **argv, StringSaver &Saver,
+                  BumpPtrAllocator &Alloc) {
+  SmallVector<const char *, 64> Args(argv, argv + argc);
+  cl::ExpansionContext Expander(Alloc, cl::TokenizeGNUCommandLine);
+  Expander.setRelativeNames(true);
+  if (Error E = Expander.expandResponseFiles(Args))
+    return std::move(E);
+  bool Database = llvm::any_of(Args, [](StringRef A) {
+    return A == "--" || A == "-p" || A == "--p" || A.starts_with("-p=") ||
+           A.starts_with("--p=");
+  });
+  if (!Database)
+    Args.push_back(Saver.save("--").data());
+  return Args;
+}
+
+static std::optional<Variant> parseVariant(StringRef Name) {
+  return StringSwitch<std::optional<Variant>>(Name)
+      .Case("auto", Variant::Auto)
+      .Case("butterfly", Variant::Butterfly)
+      .Case("serial", Variant::Serial)
+      .Case("floor", Variant::Floor)
+      .Default(std::nullopt);
+}
+
+/// The option errors that need no file: an error message, or "".
+static std::string optionError(size_t Inputs) {
+  if (!OutputFile.empty() && Inputs != 1)
+    return "-o takes exactly one input file, got " + std::to_string(Inputs);
+  if (!OutputFile.empty() && InPlace)
+    return "-o and -i exclude each other";
+  if (!DepFile.empty() && OutputFile.empty() && !InPlace)
+    return "--depfile needs -o or -i (it names the file written)";
+  if (!HeaderOutputDir.empty() && EditHeaders.empty())
+    return "--header-output-dir needs --edit-headers";
+  if (!HeaderOutputDir.empty() && InPlace)
+    return "--header-output-dir and -i exclude each other (-i edits headers "
+           "in place)";
+  if (!parseVariant(VariantOpt))
+    return "--variant takes auto, butterfly, serial or floor, not '" +
+           VariantOpt + "'";
+  if (ReportFormat.getNumOccurrences() && ReportFormat != "" &&
+      ReportFormat != "text" && ReportFormat != "json")
+    return "--report takes 'text' or 'json', not '" + ReportFormat + "'";
+  return "";
+}
+
+/// The user's flags of \p Abs: from the compilation database (nvcc flags
+/// translated), or an error when -p names a database without it.
+static Expected<std::vector<std::string>>
+userFlags(const clang::tooling::CompilationDatabase &Database, StringRef File,
+          StringRef Abs, CudaOptions &FileCuda) {
+  std::vector<clang::tooling::CompileCommand> Commands =
+      Database.getCompileCommands(Abs);
+  std::vector<std::string> Flags;
+  std::string Directory;
+  if (!Commands.empty()) {
+    // A command the database made up from a neighbour's is not the file's.
+    if (!Commands.front().Heuristic.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' is not in the compilation database; "
+                               "build it there, or give its flags after '--'",
+                               File.str().c_str());
+    std::string Arch;
+    Directory = Commands.front().Directory;
+    Expected<std::vector<std::string>> Stripped =
+        stripCompileCommand(Commands.front().CommandLine, Abs, Arch, Directory);
+    if (!Stripped)
+      return createStringError(
+          inconvertibleErrorCode(), "compile command of '%s': %s",
+          File.str().c_str(), toString(Stripped.takeError()).c_str());
+    Flags = std::move(*Stripped);
+    if (!Arch.empty() && GpuArch.getNumOccurrences() == 0)
+      FileCuda.GpuArch = Arch;
+    if (!Directory.empty())
+      Flags.push_back("-working-directory=" + Directory);
+  }
+  if (GpuArch.getNumOccurrences())
+    FileCuda.GpuArch = GpuArch;
+  if (!HeaderOutputDir.empty())
+    dropIncludeDir(Flags, HeaderOutputDir, Directory);
+  return Flags;
+}
+
+/// The front end's options shared by every file, or an error.
+static Expected<CudaOptions> cudaOptions(const char *Argv0) {
+  CudaOptions Cuda;
+  Cuda.NoCudaSdk = NoCudaSdk;
+  Cuda.ResourceDir = DISTWAR_CLANG_RESOURCE_DIR;
+  Cuda.RuntimeIncludeDir = runtimeIncludeDir(Argv0);
+  if (!NoCudaSdk) {
+    const char *Env = std::getenv("CUDA_PATH");
+    Expected<std::string> Found = findCudaPath(CudaPath, Env ? Env : "");
+    if (!Found)
+      return Found.takeError();
+    Cuda.CudaPath = *Found;
+  }
+  return Cuda;
+}
+
+/// The depfile's text: the outputs depend on every file the parses read.
+static std::string depFile(ArrayRef<RewriteResult> Results,
+                           ArrayRef<std::string> Paths) {
+  std::vector<std::string> Targets, Prerequisites;
+  if (!OutputFile.empty())
+    Targets.push_back(absolutePath(OutputFile));
+  else
+    Targets = Paths;
+  // Edited headers are not targets: Ninja refuses a depfile that names an
+  // output its rule does not declare, and the copies' names are known only
+  // once the tool ran. The originals are prerequisites (the parse read
+  // them), so a change re-runs this rewrite, which rewrites the copies.
+  StringSet<> Seen;
+  for (const RewriteResult &R : Results)
+    for (const std::string &F : R.FilesRead) {
+      // Header search paths hold '..' after symlinks (GCC's include dir
+      // seen from Clang's), which lexical '..' removal gets wrong: ask the
+      // file system, and keep the spelling only for a file that is gone.
+      SmallString<256> Abs;
+      if (sys::fs::real_path(F, Abs)) {
+        Abs = F;
+        sys::fs::make_absolute(Abs);
+      }
+      if (Seen.insert(Abs).second)
+        Prerequisites.push_back(std::string(Abs));
+    }
+  return depFileText(Targets, Prerequisites);
+}
+
+/// Headers whose copy already holds exactly their text are not written
+/// again: their time stamps drive rebuilds of every file that includes them.
+static bool alreadyWritten(const HeaderWrite &W) {
+  auto Old = MemoryBuffer::getFile(W.Destination, /*IsText=*/false);
+  return Old && (*Old)->getBuffer() == W.Header->Output;
+}
+
+/// Every file this run writes: header copies, results, depfile, report.
+static OutputFiles outputs(ArrayRef<RewriteResult> Results,
+                           ArrayRef<std::string> Paths,
+                           ArrayRef<HeaderWrite> HeaderWrites,
+                           StringRef ReportText) {
+  OutputFiles Out;
+  for (const HeaderWrite &W : HeaderWrites)
+    if (!alreadyWritten(W))
+      Out.add({W.Destination, W.Header->Output, /*InPlace=*/bool(InPlace)});
+  for (size_t I = 0; I < Results.size(); ++I) {
+    if (InPlace && Results[I].Report.Changed)
+      Out.add({Paths[I], Results[I].Output, /*InPlace=*/true});
+    else if (!OutputFile.empty())
+      Out.add({OutputFile, Results[I].Output});
+  }
+  if (!DepFile.empty())
+    Out.add({DepFile, depFile(Results, Paths)});
+  if (!ReportFile.empty())
+    Out.add({ReportFile, ReportText.str()});
+  return Out;
+}
+
+static std::string reportText(ArrayRef<RewriteResult> Results) {
+  std::vector<FileReport> Reports;
+  for (const RewriteResult &R : Results)
+    Reports.push_back(R.Report);
+  return ReportFormat == "json" ? renderJsonReport(Reports)
+                                : renderTextReport(Reports);
+}
+
+/// Parses and rewrites every input; the first error stops the run (its
+/// message is returned, already printed).
+static Error rewriteAll(clang::tooling::CommonOptionsParser &Parsed,
+                        const CudaOptions &Cuda, const HeaderFilter &Headers,
+                        std::vector<RewriteResult> &Results,
+                        std::vector<std::string> &Paths) {
+  std::string CacheDir = NoCache                           ? ""
+                         : CacheDirOpt.getNumOccurrences() ? CacheDirOpt
+                                                           : defaultCacheDir();
+  for (const std::string &File : Parsed.getSourcePathList()) {
+    std::string Abs = absolutePath(File);
+    auto Buffer = MemoryBuffer::getFile(Abs, /*IsText=*/true);
+    if (!Buffer)
+      return createStringError(Buffer.getError(), "cannot read '%s': %s",
+                               File.c_str(),
+                               Buffer.getError().message().c_str());
+    CudaOptions FileCuda = Cuda;
+    Expected<std::vector<std::string>> Flags =
+        userFlags(Parsed.getCompilations(), File, Abs, FileCuda);
+    if (!Flags)
+      return Flags.takeError();
+    FrontEnd Front(frontEndArgs(FileCuda, *Flags));
+    Front.CacheDir = CacheDir;
+    Front.AlwaysParse = AlwaysParse;
+    auto Start = std::chrono::steady_clock::now();
+    Expected<RewriteResult> R = rewriteSource(
+        Abs, (*Buffer)->getBuffer(), Front, *parseVariant(VariantOpt),
+        Headers.empty() ? nullptr : &Headers);
+    if (TimeReport)
+      errs() << "distwar-rewrite: " << File << ": "
+             << std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count()
+             << " ms (" << (*Buffer)->getBuffer().count('\n')
+             << " lines, parse and rewrite)\n";
+    if (!R)
+      return R.takeError();
+    Results.push_back(std::move(*R));
+    Paths.push_back(Abs);
+  }
+  return Error::success();
+}
+
+/// The command line's own error, as `error:` lines (none when the option
+/// library printed it itself).
+static int optionParserFailure(Error E) {
+  std::string Message = toString(std::move(E));
+  SmallVector<StringRef, 4> Lines;
+  StringRef(Message).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  bool First = true;
+  for (StringRef Line : Lines) {
+    Line = Line.trim();
+    Line.consume_front("distwar-rewrite: ");
+    Line.consume_front("error: ");
+    if (Line.empty())
+      continue;
+    errs() << (First ? "distwar-rewrite: error: " : "  ") << Line << "\n";
+    First = false;
+  }
+  return 1;
+}
+
 int main(int argc, const char **argv) {
   // @file anywhere on the command line, the tool's options and the compiler
   // flags after "--" alike (GNU quoting, as CMake and GCC write them).
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
-  SmallVector<const char *, 64> Args(argv, argv + argc);
-  cl::ExpansionContext Expander(Alloc, cl::TokenizeGNUCommandLine);
-  Expander.setRelativeNames(true);
-  if (Error E = Expander.expandResponseFiles(Args))
-    return fail(toString(std::move(E)));
-  int ExpandedArgc = Args.size();
+  auto Args = expandCommandLine(argc, argv, Saver, Alloc);
+  if (!Args)
+    return fail(toString(Args.takeError()));
+  int ExpandedArgc = Args->size();
   auto Parsed = clang::tooling::CommonOptionsParser::create(
-      ExpandedArgc, Args.data(), Category, cl::OneOrMore);
-  if (!Parsed) {
-    std::string Message = toString(Parsed.takeError());
-    StringRef Trimmed = StringRef(Message).trim();
-    errs() << (Trimmed.starts_with("distwar-rewrite")
-                   ? ""
-                   : "distwar-rewrite: error: ")
-           << Trimmed << "\n";
-    return 1;
-  }
-  const std::vector<std::string> &Files = Parsed->getSourcePathList();
-  if (!OutputFile.empty() && Files.size() != 1)
-    return fail("-o takes exactly one input file, got " + Twine(Files.size()));
-  if (!OutputFile.empty() && InPlace)
-    return fail("-o and -i exclude each other");
-  if (!DepFile.empty() && OutputFile.empty() && !InPlace)
-    return fail("--depfile needs -o or -i (it names the file written)");
-  if (!HeaderOutputDir.empty() && EditHeaders.empty())
-    return fail("--header-output-dir needs --edit-headers");
-  if (!HeaderOutputDir.empty() && InPlace)
-    return fail("--header-output-dir and -i exclude each other (-i edits "
-                "headers in place)");
+      ExpandedArgc, Args->data(), Category, cl::OneOrMore);
+  if (!Parsed)
+    return optionParserFailure(Parsed.takeError());
+  if (std::string E = optionError(Parsed->getSourcePathList().size());
+      !E.empty())
+    return fail(E);
   Expected<HeaderFilter> Headers = HeaderFilter::create(EditHeaders);
   if (!Headers)
     return fail(toString(Headers.takeError()));
@@ -368,140 +597,32 @@ int main(int argc, const char **argv) {
                   "' lies inside an --edit-headers entry; choose a directory "
                   "outside the headers it copies");
   }
-  bool WantReport = ReportFormat.getNumOccurrences() > 0;
-  if (WantReport && ReportFormat != "" && ReportFormat != "text" &&
-      ReportFormat != "json")
-    return fail("--report takes 'text' or 'json', not '" + ReportFormat + "'");
-
-  CudaOptions Cuda;
-  Cuda.NoCudaSdk = NoCudaSdk;
-  Cuda.ResourceDir = DISTWAR_CLANG_RESOURCE_DIR;
-  Cuda.RuntimeIncludeDir = runtimeIncludeDir(argv[0]);
-  if (!NoCudaSdk) {
-    const char *Env = std::getenv("CUDA_PATH");
-    Expected<std::string> Found = findCudaPath(CudaPath, Env ? Env : "");
-    if (!Found)
-      return fail(toString(Found.takeError()));
-    Cuda.CudaPath = *Found;
-  }
+  Expected<CudaOptions> Cuda = cudaOptions(argv[0]);
+  if (!Cuda)
+    return fail(toString(Cuda.takeError()));
 
   std::vector<RewriteResult> Results;
   std::vector<std::string> Paths;
-  for (const std::string &File : Files) {
-    SmallString<256> Abs(File);
-    sys::fs::make_absolute(Abs);
-    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    auto Buffer = MemoryBuffer::getFile(Abs, /*IsText=*/true);
-    if (!Buffer)
-      return fail("cannot read '" + File + "': " + Buffer.getError().message());
+  if (Error E = rewriteAll(*Parsed, *Cuda, *Headers, Results, Paths))
+    return fail(toString(std::move(E)));
 
-    std::vector<clang::tooling::CompileCommand> Commands =
-        Parsed->getCompilations().getCompileCommands(Abs);
-    std::vector<std::string> UserFlags;
-    CudaOptions FileCuda = Cuda;
-    if (!Commands.empty()) {
-      std::string Arch;
-      Expected<std::vector<std::string>> Flags = stripCompileCommand(
-          Commands.front().CommandLine, Abs, Arch, Commands.front().Directory);
-      if (!Flags)
-        return fail("compile command of '" + File +
-                    "': " + toString(Flags.takeError()));
-      UserFlags = std::move(*Flags);
-      if (!Arch.empty() && GpuArch.getNumOccurrences() == 0)
-        FileCuda.GpuArch = Arch;
-      if (!Commands.front().Directory.empty())
-        UserFlags.push_back("-working-directory=" + Commands.front().Directory);
-    }
-    if (GpuArch.getNumOccurrences())
-      FileCuda.GpuArch = GpuArch;
-    if (!HeaderOutputDir.empty())
-      dropIncludeDir(UserFlags, HeaderOutputDir,
-                     Commands.empty() ? "" : Commands.front().Directory);
-
-    auto Start = std::chrono::steady_clock::now();
-    Expected<RewriteResult> R = rewriteSource(
-        Abs, (*Buffer)->getBuffer(), frontEndArgs(FileCuda, UserFlags),
-        VariantOpt, Headers->empty() ? nullptr : &*Headers);
-    if (TimeReport)
-      errs() << "distwar-rewrite: " << File << ": "
-             << std::chrono::duration_cast<std::chrono::milliseconds>(
-                    std::chrono::steady_clock::now() - Start)
-                    .count()
-             << " ms (" << (*Buffer)->getBuffer().count('\n')
-             << " lines, parse and rewrite)\n";
-    if (!R) {
-      errs() << "distwar-rewrite: error: cannot parse '" << File << "':\n"
-             << toString(R.takeError());
-      return 1;
-    }
-    Results.push_back(std::move(*R));
-    Paths.push_back(std::string(Abs));
-  }
-
-  // Where each edited header goes; checked before anything is written.
+  // Everything parsed: check every output, then write them all or none.
   std::vector<HeaderWrite> HeaderWrites;
   if (Error E = planHeaderWrites(Results, Paths, HeaderWrites))
     return fail(toString(std::move(E)));
-
-  // Everything parsed: now write.
-  for (const HeaderWrite &W : HeaderWrites) {
-    if (Error E = writeIfDifferent(W.Destination, W.Text))
-      return fail(toString(std::move(E)));
-  }
-  for (size_t I = 0; I < Results.size(); ++I) {
-    const RewriteResult &R = Results[I];
-    if (InPlace) {
-      if (R.Report.Changed)
-        if (Error E = writeAtomically(Paths[I], R.Output))
-          return fail(toString(std::move(E)));
-    } else if (!OutputFile.empty()) {
-      if (Error E = writeAtomically(OutputFile, R.Output))
-        return fail(toString(std::move(E)));
-    } else {
+  bool WantReport = ReportFormat.getNumOccurrences() || !ReportFile.empty();
+  std::string Report = WantReport ? reportText(Results) : "";
+  OutputFiles Out = outputs(Results, Paths, HeaderWrites, Report);
+  if (Error E = Out.check(Paths))
+    return fail(toString(std::move(E)));
+  if (PauseBeforeWrite)
+    errs() << "distwar-rewrite: outputs staged, pausing\n";
+  if (Error E = Out.commit(PauseBeforeWrite))
+    return fail(toString(std::move(E)));
+  if (!InPlace && OutputFile.empty())
+    for (const RewriteResult &R : Results)
       outs() << R.Output;
-    }
-  }
-  if (!DepFile.empty()) {
-    std::vector<std::string> Targets, Prerequisites;
-    if (!OutputFile.empty()) {
-      SmallString<256> Out(OutputFile);
-      sys::fs::make_absolute(Out);
-      Targets.push_back(std::string(Out));
-    } else {
-      Targets = Paths;
-    }
-    // Edited headers are not targets: Ninja refuses a depfile that names an
-    // output its rule does not declare, and the copies' names are known only
-    // once the tool ran. The originals are prerequisites (the parse read
-    // them), so a change re-runs this rewrite, which rewrites the copies.
-    StringSet<> Seen;
-    for (const RewriteResult &R : Results)
-      for (const std::string &F : R.FilesRead) {
-        // Header search paths hold '..' after symlinks (GCC's include dir
-        // seen from Clang's), which lexical '..' removal gets wrong: ask the
-        // file system, and keep the spelling only for a file that is gone.
-        SmallString<256> Abs;
-        if (sys::fs::real_path(F, Abs)) {
-          Abs = F;
-          sys::fs::make_absolute(Abs);
-        }
-        if (Seen.insert(Abs).second)
-          Prerequisites.push_back(std::string(Abs));
-      }
-    if (Error E = writeAtomically(DepFile, depFileText(Targets, Prerequisites)))
-      return fail(toString(std::move(E)));
-  }
-  if (WantReport) {
-    std::vector<FileReport> Reports;
-    for (const RewriteResult &R : Results)
-      Reports.push_back(R.Report);
-    std::string Text = ReportFormat == "json" ? renderJsonReport(Reports)
-                                              : renderTextReport(Reports);
-    if (ReportFile.empty()) {
-      errs() << Text;
-    } else if (Error E = writeAtomically(ReportFile, Text)) {
-      return fail(toString(std::move(E)));
-    }
-  }
+  if (WantReport && ReportFile.empty())
+    errs() << Report;
   return 0;
 }
