@@ -21,7 +21,7 @@ __device__ unsigned plusLane(unsigned a) {
   return r;
 }
 
-__global__ void backward(float *g, float *h, const int *id, const float *v) {
+__global__ void backward(float *g, float *h, const int *id, const float *__restrict__ v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned lanes = laneMaskLt() + laneId() + plusLane(1);
   atomicAdd(&g[id[i]], v[i] * lanes);

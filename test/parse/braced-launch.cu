@@ -7,7 +7,7 @@
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-__global__ void backward(float *g, float *h, const int *id, const float *v) {
+__global__ void backward(float *g, float *h, const int *id, const float *__restrict__ v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   atomicAdd(&g[id[i]], v[i]);
   atomicAdd(&h[id[i]], v[i]);

@@ -15,7 +15,7 @@ __device__ float toAngle(const Params &p, float x) {
   constexpr float kToAngle = 1.f / lidar.SCALE;
   return x * kToAngle;
 }
-__global__ void backward(float *g, float *h, const int *id, const Params *p, const float *v) {
+__global__ void backward(float *g, float *h, const int *id, const Params *__restrict__ p, const float *__restrict__ v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   atomicAdd(&g[id[i]], toAngle(p[0], v[i]));
   atomicAdd(&h[id[i]], v[i]);

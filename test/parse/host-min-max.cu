@@ -6,7 +6,7 @@
 // RUN: %FileCheck %s < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-__global__ void backward(float *g, float *h, const int *id, const float *v,
+__global__ void backward(float *g, float *h, const int *id, const float *__restrict__ v,
                          int n) {
   int i = min(int(blockIdx.x * blockDim.x + threadIdx.x), n - 1);
   atomicAdd(&g[id[i]], v[i]);

@@ -10,7 +10,7 @@
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 // RUN: %distwar-rewrite %t.cu -- | diff %t.cu -
 
-__global__ void backward(float *g, float *h, const int *id, const float *v) {
+__global__ void backward(float *g, float *h, const int *id, const float *__restrict__ v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   atomicAdd(&g[id[i]], v[i]);
   atomicAdd(&h[id[i]], 2.f * v[i]);

@@ -7,7 +7,7 @@
 // RUN: %FileCheck %s < %t.txt
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-__global__ void backward(float *g, float *h, const int *id, const float *v, uint4 *dst, uint4 val) {
+__global__ void backward(float *g, float *h, const int *id, const float *__restrict__ v, uint4 *dst, uint4 val) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   __stcs(dst + i, val);
   __stcg(reinterpret_cast<float4 *>(dst) + i, make_float4(0, 0, 0, 0));
