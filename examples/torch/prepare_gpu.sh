@@ -48,9 +48,6 @@ mkdir -p "$ras"
 (cd "$src" && tar --exclude=.git -cf - .) | (cd "$ras" && tar -xf -)
 mkdir -p "$ras/third_party/glm"
 cp -r "$glm" "$ras/third_party/glm/glm"
-# nvcc accepts `<< <` and `>> >` in launches; distwar-rewrite's parse does
-# not yet: the spaces go, in both builds alike.
-sed -i -E 's/<< ?</<<</g; s/>> ?>/>>>/g' "$ras"/cuda_rasterizer/*.cu "$ras"/rasterize_points.cu
 sed -E 's/^(from torch\.utils\.cpp_extension import .*BuildExtension.*)$/\1\nfrom distwar.torch import BuildExtension/' \
   "$ras/setup.py" >"$ras/setup_distwar.py"
 grep -q '^from distwar.torch import BuildExtension$' "$ras/setup_distwar.py" ||
