@@ -48,6 +48,10 @@ mkdir -p "$ras"
 (cd "$src" && tar --exclude=.git -cf - .) | (cd "$ras" && tar -xf -)
 mkdir -p "$ras/third_party/glm"
 cp -r "$glm" "$ras/third_party/glm/glm"
+# The published rasterizer uses uint32_t and std::uintptr_t without
+# <cstdint>; newer GCC (CUDA 13's host compiler) needs the include, as its
+# users add it. Both builds get it alike.
+sed -i '1i #include <cstdint>' "$ras/cuda_rasterizer/rasterizer_impl.h"
 sed -E 's/^(from torch\.utils\.cpp_extension import .*BuildExtension.*)$/\1\nfrom distwar.torch import BuildExtension/' \
   "$ras/setup.py" >"$ras/setup_distwar.py"
 grep -q '^from distwar.torch import BuildExtension$' "$ras/setup_distwar.py" ||

@@ -39,7 +39,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -327,11 +326,21 @@ inline std::string jsonString(const std::string &s) {
   return out + "\"";
 }
 
+/// The shortest text of \p v that reads back as the same double.
+inline std::string jsonNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// The report is built with std::string, not iostreams: an extension built by
+// a newer g++ than the libstdc++ its process loaded (PyTorch's wheels) must
+// not call into that library's stream internals.
 inline bool SiteRegistry::writeReport(const std::string &path, bool append) {
-  std::ostringstream out;
+  std::string out;
   std::lock_guard<std::mutex> lock(mutex);
   if (!envError.empty())
-    out << "{\"error\": " << jsonString(envError) << "}\n";
+    out += "{\"error\": " + jsonString(envError) + "}\n";
   // Launch summaries per entry.
   std::map<SiteEntry, std::vector<LaunchSummary>> perEntry;
   for (auto &launch : launches) {
@@ -358,35 +367,39 @@ inline bool SiteRegistry::writeReport(const std::string &path, bool append) {
       if (table.origin[k] == ThresholdOrigin::kLaunchTuner && tuned &&
           !tuned->settled)
         how = "searching";
-      out << "{\"site\": " << jsonString(table.names[k])
-          << ", \"table\": " << jsonString(table.table)
-          << ", \"threshold\": " << table.value[k] << ", \"how\": \"" << how
-          << "\", \"kernels\": " << jsonString(all.kernels)
-          << ", \"calls\": " << all.calls
-          << ", \"timed_calls\": " << all.timedCalls << ", \"mean_ms\": "
-          << (all.timedCalls ? all.timedMs / all.timedCalls : 0.0);
+      out += "{\"site\": " + jsonString(table.names[k]) +
+             ", \"table\": " + jsonString(table.table) +
+             ", \"threshold\": " + std::to_string(table.value[k]) +
+             ", \"how\": \"" + how +
+             "\", \"kernels\": " + jsonString(all.kernels) +
+             ", \"calls\": " + std::to_string(all.calls) +
+             ", \"timed_calls\": " + std::to_string(all.timedCalls) +
+             ", \"mean_ms\": " +
+             jsonNumber(all.timedCalls ? all.timedMs / all.timedCalls : 0.0);
       if (tuned && table.origin[k] == ThresholdOrigin::kLaunchTuner) {
-        out << ", \"searches\": " << tuned->searches
-            << ", \"moves\": " << tuned->moves << ", \"last_search\": {";
+        out += ", \"searches\": " + std::to_string(tuned->searches) +
+               ", \"moves\": " + std::to_string(tuned->moves) +
+               ", \"last_search\": {";
         bool first = true;
         for (const OnlineTuner::CandidateStats &c : tuned->lastSearch) {
           if (!c.samples)
             continue;
-          out << (first ? "" : ", ") << "\"" << c.threshold
-              << "\": {\"ms\": " << c.meanMs << ", \"n\": " << c.samples
-              << (c.remaining ? "" : ", \"dropped\": true") << "}";
+          out += std::string(first ? "" : ", ") + "\"" +
+                 std::to_string(c.threshold) +
+                 "\": {\"ms\": " + jsonNumber(c.meanMs) +
+                 ", \"n\": " + std::to_string(c.samples) +
+                 (c.remaining ? "" : ", \"dropped\": true") + "}";
           first = false;
         }
-        out << "}";
+        out += "}";
       }
-      out << "}\n";
+      out += "}\n";
     }
   }
   std::FILE *f = std::fopen(path.c_str(), append ? "a" : "w");
   if (!f)
     return false;
-  const std::string text = out.str();
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
   return std::fclose(f) == 0 && ok;
 }
 
