@@ -167,6 +167,7 @@ class Run:
 
     def collect(self):
         e, end, loss = self._pending
+        end.synchronize()  # the events are recorded, not yet reached
         self.iteration_ms.append(e[0].elapsed_time(end))
         self.backward_ms.append(e[1].elapsed_time(e[2]))
         self.losses.append(loss.item())
