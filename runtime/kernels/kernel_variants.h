@@ -4,6 +4,9 @@
 //   DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT(namespace, "name", launcher, setter)
 //     a hand-written Gaussian backward (for comparison only, not tool
 //     output) with its own threshold setter; no other workload.
+// The hand-written block-level and coalescing variants of the sphere and
+// texture backwards (spheres_backward_block.cu, cubemap_backward_block.cu)
+// follow the generated list: not tool output, no threshold.
 #pragma once
 
 #include "cubemap.h"
@@ -27,6 +30,21 @@
 #undef DISTWAR_KERNEL_VARIANT
 #undef DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT
 
+namespace dwk_hand_block {
+void sphereBackward(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream);
+void textureGradBilinear(const ::dwk::TextureKernelParams &p,
+                         cudaStream_t stream);
+} // namespace dwk_hand_block
+namespace dwk_hand_block_warp {
+void sphereBackward(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream);
+void textureGradBilinear(const ::dwk::TextureKernelParams &p,
+                         cudaStream_t stream);
+} // namespace dwk_hand_block_warp
+namespace dwk_hand_coalesce {
+void textureGradBilinear(const ::dwk::TextureKernelParams &p,
+                         cudaStream_t stream);
+} // namespace dwk_hand_coalesce
+
 namespace dwk {
 
 struct BackwardVariant {
@@ -40,10 +58,15 @@ struct BackwardVariant {
   // Hand-written variants: sets their own threshold (0..33). nullptr for the
   // rest (the rewritten ones read the runtime's site tables).
   void (*setOwnThreshold)(int);
+  // Hand-written variants without a threshold: how they reduce (the label
+  // says it). nullptr for the rest.
+  const char *style = nullptr;
 
   bool is(const char *n) const { return std::strcmp(name, n) == 0; }
   // Written by hand for comparison, not produced by distwar-rewrite.
-  bool handWritten() const { return setOwnThreshold != nullptr; }
+  bool handWritten() const {
+    return setOwnThreshold != nullptr || style != nullptr;
+  }
   // Produced by distwar-rewrite (reads per-site thresholds).
   bool rewritten() const {
     return !handWritten() && !is("plain") && !is("counted");
@@ -52,10 +75,13 @@ struct BackwardVariant {
   bool computesGradients() const { return !is("floor"); }
   // Reads thresholds that change its work (0..33).
   bool tunable() const {
-    return handWritten() || (rewritten() && !is("floor"));
+    return setOwnThreshold != nullptr || (rewritten() && !is("floor"));
   }
   // What benchmark output calls it.
   std::string label() const {
+    if (style)
+      return std::string(name) + " (hand-written, " + style +
+             ", not tool output)";
     return handWritten() ? std::string(name) +
                                " (hand-written, DISTWAR paper style, not tool "
                                "output)"
@@ -78,6 +104,15 @@ inline const std::vector<BackwardVariant> &backwardVariants() {
 #include "distwar_kernel_variants.inc"
 #undef DISTWAR_KERNEL_VARIANT
 #undef DISTWAR_KERNEL_HAND_GAUSSIAN_VARIANT
+      {"hand-coalesce", nullptr, nullptr, nullptr, nullptr,
+       &dwk_hand_coalesce::textureGradBilinear, nullptr,
+       "nvdiffrast-style: match-any, a shared-memory slot per leader"},
+      {"hand-block", nullptr, &dwk_hand_block::sphereBackward, nullptr,
+       nullptr, &dwk_hand_block::textureGradBilinear, nullptr,
+       "block table in shared memory, per-lane adds"},
+      {"hand-block-warp", nullptr, &dwk_hand_block_warp::sphereBackward,
+       nullptr, nullptr, &dwk_hand_block_warp::textureGradBilinear, nullptr,
+       "warp match-any sums, then the block table"},
   };
   return variants;
 }
