@@ -2,7 +2,9 @@
 // plain atomics, every rewritten variant at every threshold (0..33), each
 // rewritten variant through the autotuner (distwar::KernelTuner), the
 // hand-written butterfly (Gaussians only; for comparison, not tool output) at
-// every threshold, and the no-atomic floor, interleaved in one process;
+// every threshold, the hand-written variants without a threshold (block
+// tables, coalescing; spheres and textures), and the no-atomic floor,
+// interleaved in one process;
 // counts active lanes per warp at the atomics; times forward + backward per
 // iteration. Prints a table and writes JSON (see RESULTS.md for the method).
 //
@@ -300,13 +302,15 @@ int main(int argc, char **argv) {
   const BackwardVariant *plain = findBackwardVariant("plain");
   const BackwardVariant *floor = findBackwardVariant("floor");
   const BackwardVariant *counted = findBackwardVariant("counted");
-  std::vector<const BackwardVariant *> all_tunable;
-  for (const BackwardVariant &v : backwardVariants())
+  std::vector<const BackwardVariant *> all_tunable, all_fixed;
+  for (const BackwardVariant &v : backwardVariants()) {
     if (v.tunable())
       all_tunable.push_back(&v);
-  for (const BackwardVariant *v : all_tunable)
-    if (v->handWritten())
-      std::printf("%s\n", v->label().c_str());
+    else if (v.handWritten())
+      all_fixed.push_back(&v);
+    if (v.handWritten())
+      std::printf("%s\n", v.label().c_str());
+  }
 
   std::ostringstream json;
   json << "{\n  \"device\": " << jsonString(prop.name)
@@ -326,10 +330,13 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "distwar_bench: unknown case '%s'\n", name.c_str());
       return 2;
     }
-    std::vector<const BackwardVariant *> tunable;
+    std::vector<const BackwardVariant *> tunable, fixed;
     for (const BackwardVariant *v : all_tunable)
       if (c->has(*v))
         tunable.push_back(v);
+    for (const BackwardVariant *v : all_fixed)
+      if (c->has(*v))
+        fixed.push_back(v);
 
     // Backward alone: plain, floor, every tunable variant at every threshold,
     // every rewritten variant through its own autotuner (a fresh one per
@@ -355,6 +362,10 @@ int main(int argc, char **argv) {
                         std::make_shared<Tuner>(std::vector<std::string>{},
                                                 tuner_options)});
 #endif
+    // Hand-written variants without a threshold: one run each.
+    const size_t first_fixed = runs.size();
+    for (const BackwardVariant *v : fixed)
+      runs.push_back({v, -1, {}});
     timeInterleaved(runs, reps, timer, [&](Run &r) {
 #if defined(DWK_HAVE_RUNTIME)
       if (r.tuner) {
@@ -413,6 +424,8 @@ int main(int argc, char **argv) {
       e2e.push_back({floor, -1, {}});
     for (size_t k = 0; k < tunable.size(); ++k)
       e2e.push_back({tunable[k], best[k].threshold, {}});
+    for (const BackwardVariant *v : fixed)
+      e2e.push_back({v, -1, {}});
     timeInterleaved(e2e, reps, timer, [&](Run &run) {
       return timer.time([&] {
         c->forward();
@@ -433,8 +446,8 @@ int main(int argc, char **argv) {
 
     // Table rows: the case, then one line per tunable variant.
     double e2e_best = e2e[0].median();
-    for (size_t k = 0; k < tunable.size(); ++k)
-      e2e_best = std::min(e2e_best, e2e[(floor ? 2 : 1) + k].median());
+    for (size_t k = (floor ? 2 : 1); k < e2e.size(); ++k)
+      e2e_best = std::min(e2e_best, e2e[k].median());
     std::printf("%-30s %9.3f %7.2fx %13.3f %8.2fx\n", name.c_str(), t_plain,
                 floor ? t_plain / t_floor : 0.0, e2e[0].median(),
                 e2e[0].median() / e2e_best);
@@ -458,6 +471,12 @@ int main(int argc, char **argv) {
                                     ? "(hand-written: not autotuned)"
                                     : "-");
       std::printf("\n");
+    }
+    for (size_t k = 0; k < fixed.size(); ++k) {
+      const double ms = runs[first_fixed + k].median();
+      std::printf("  %-16s %5.2fx ( -) %s        | %-31s |\n", fixed[k]->name,
+                  t_plain / ms, percent(gap(ms)).c_str(),
+                  "(hand-written: no threshold)");
     }
 
     // JSON.
@@ -511,6 +530,16 @@ int main(int argc, char **argv) {
       }
 #endif
       json << "}";
+    }
+    for (size_t k = 0; k < fixed.size(); ++k) {
+      const double ms = runs[first_fixed + k].median();
+      json << (tunable.empty() && k == 0 ? "" : ", ") << "\n       "
+           << jsonString(fixed[k]->name)
+           << ": {\"label\": " << jsonString(fixed[k]->label())
+           << ", \"hand_written\": true, \"best_threshold\": -1"
+           << ", \"best_ms\": " << ms
+           << ", \"best_speedup\": " << t_plain / ms
+           << ", \"best_gap_closed\": " << jsonNumber(gap(ms)) << "}";
     }
     json << "},\n     \"end_to_end_ms\": {";
     for (size_t k = 0; k < e2e.size(); ++k)

@@ -37,6 +37,11 @@ def plot_thresholds(results, workload, cases, out_dir):
         ax.set_visible(False)
     for ax, case in zip(axes.flat, cases):
         for variant, data in case["variants"].items():
+            if "threshold_speedup" not in data:
+                # No threshold (hand-written block-level variants): a level.
+                ax.axhline(data["best_speedup"], ls=":", lw=1.5,
+                           label=variant_label(variant, data))
+                continue
             ys = data["threshold_speedup"]
             line, = ax.plot(range(len(ys)), ys, marker=".",
                             label=variant_label(variant, data))
