@@ -1,6 +1,7 @@
 //===- AtomicSites.cpp - atomicAdd calls in device code -------------------===//
 
 #include "distwar/AtomicSites.h"
+#include "distwar/GroupSafety.h"
 #include "distwar/OpaqueKeys.h"
 #include "distwar/VarWrites.h"
 #include "clang/AST/Attr.h"
@@ -96,14 +97,16 @@ bool isCudaDeclaration(const FunctionDecl *FD, const SourceManager &SM) {
   return SdkHeader.match(SM.getFilename(Loc));
 }
 
-/// PyTorch's gpuAtomicAdd (ATen/cuda/Atomic.cuh): atomicAdd for the element
-/// types a batch holds.
+/// PyTorch's gpuAtomicAdd: atomicAdd for the element types a batch holds.
+/// Older torch declares it in ATen/cuda/Atomic.cuh, newer torch in
+/// torch/headeronly/cuda/Atomic.h (which ATen's header then includes).
 bool isTorchAtomicAdd(const FunctionDecl *FD, const SourceManager &SM) {
   if (!FD->getIdentifier() || FD->getName() != "gpuAtomicAdd" ||
       !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return false;
   llvm::StringRef File = SM.getFilename(SM.getExpansionLoc(FD->getLocation()));
-  return File.ends_with("ATen/cuda/Atomic.cuh");
+  return File.ends_with("ATen/cuda/Atomic.cuh") ||
+         File.ends_with("torch/headeronly/cuda/Atomic.h");
 }
 
 /// What \p FD is as an atomic: nullopt when it is none of CUDA's (a user's
@@ -301,12 +304,27 @@ bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
   return Bits == 32 || Bits == 64;
 }
 
+/// The operands of \p E when it is a built-in `a + b` (in a template also an
+/// unresolved operator call that can only be the built-in one: torch's
+/// headers declare many operator+, which leaves `p + i` unresolved when p is
+/// a `T *`).
+static std::optional<std::pair<const Expr *, const Expr *>>
+sumOperands(const Expr *E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Add)
+    return std::make_pair(BO->getLHS(), BO->getRHS());
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Op || Op->getOperator() != OO_Plus || Op->getNumArgs() != 2 ||
+      !isBuiltinOperatorCall(Op))
+    return std::nullopt;
+  return std::make_pair(Op->getArg(0), Op->getArg(1));
+}
+
 void flattenSum(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
   E = E->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_Add) {
-    flattenSum(BO->getLHS(), Terms);
-    flattenSum(BO->getRHS(), Terms);
+  if (auto Operands = sumOperands(E)) {
+    flattenSum(Operands->first, Terms);
+    flattenSum(Operands->second, Terms);
     return;
   }
   Terms.push_back(E);
@@ -440,8 +458,7 @@ private:
         Base = ASE->getBase();
         Index = ASE->getIdx();
       }
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(Addr);
-               BO && BO->getOpcode() == BO_Add) {
+    } else if (sumOperands(Addr)) {
       // buf + key * K + c, in any order: one pointer term, the rest index.
       llvm::SmallVector<const Expr *, 4> Terms;
       flattenSum(Addr, Terms);

@@ -76,7 +76,7 @@ bool callsImpure(const Stmt *S) {
   if (isa<StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, AsmStmt>(S))
     return true;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-      Op && isArithmeticOperatorCall(Op)) {
+      Op && isBuiltinOperatorCall(Op)) {
     if (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
         Op->getOperator() == OO_MinusMinus)
       return true;

@@ -123,11 +123,15 @@ static bool isKnownMathDeclaration(const FunctionDecl *FD) {
   return SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
 }
 
-/// An operand whose type is arithmetic in every instantiation.
-static bool isArithmeticOperand(const Expr *E) {
+/// An operand whose type is arithmetic or a pointer in every instantiation:
+/// no overloaded operator can take it (an overload needs an operand of class
+/// or enumeration type).
+static bool isBuiltinOperand(const Expr *E) {
   E = E->IgnoreParenImpCasts();
+  if (E->getType()->isPointerType())
+    return true;
   if (!E->isTypeDependent())
-    return E->getType()->isArithmeticType();
+    return E->getType()->isArithmeticType() || E->getType()->isNullPtrType();
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
     QualType T = ASE->getBase()->IgnoreParenImpCasts()->getType();
     const Type *Elem = T->isPointerType() ? T->getPointeeType().getTypePtr()
@@ -135,15 +139,15 @@ static bool isArithmeticOperand(const Expr *E) {
     return Elem && !Elem->isDependentType() && Elem->isArithmeticType();
   }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
-    return isArithmeticOperatorCall(Op);
+    return isBuiltinOperatorCall(Op);
   return false;
 }
 
-bool isArithmeticOperatorCall(const CXXOperatorCallExpr *Op) {
+bool isBuiltinOperatorCall(const CXXOperatorCallExpr *Op) {
   if (!isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreParenImpCasts()))
     return false;
   return llvm::all_of(Op->arguments(),
-                      [](const Expr *A) { return isArithmeticOperand(A); });
+                      [](const Expr *A) { return isBuiltinOperand(A); });
 }
 
 namespace {
@@ -255,7 +259,7 @@ private:
         return;
       }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-          Op && isArithmeticOperatorCall(Op)) {
+          Op && isBuiltinOperatorCall(Op)) {
         // A dependent operator on arithmetic operands: the builtin one in
         // every instantiation.
         if ((Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||

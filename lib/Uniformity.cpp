@@ -611,7 +611,7 @@ bool mayBeCollective(const Stmt *S, unsigned Depth) {
   if (isa<AsmStmt>(S))
     return true;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-      Op && isArithmeticOperatorCall(Op)) {
+      Op && isBuiltinOperatorCall(Op)) {
     for (const Expr *Arg : Op->arguments())
       if (mayBeCollective(Arg, Depth))
         return true;

@@ -88,10 +88,30 @@ static bool readsOnly(const CXXMemberCallExpr *MC, WriteMode Mode) {
   return M && M->isConst() && (Mode == WriteMode::Storage || isPureCallee(M));
 }
 
+/// Whether the built-in operator \p Op may change what \p V designates.
+static bool builtinOperatorWrites(const CXXOperatorCallExpr *Op,
+                                  const VarDecl *V, WriteMode Through) {
+  if (Op->getNumArgs() == 0 || !designates(Op->getArg(0), V, Through))
+    return false;
+  switch (Op->getOperator()) {
+  case OO_PlusPlus:
+  case OO_MinusMinus:
+    return true;
+  case OO_Amp:
+    return Op->getNumArgs() == 1;
+  default:
+    return Op->isAssignmentOp();
+  }
+}
+
 static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
   if (!S)
     return nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && isBuiltinOperatorCall(Op)) {
+    if (builtinOperatorWrites(Op, V, Through))
+      return S;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp() && designates(BO->getLHS(), V, Through))
       return S;
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {

@@ -42,9 +42,9 @@ Reason checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
 void declaredIn(llvm::ArrayRef<const clang::Stmt *> Stmts,
                 llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
 
-/// True for an operator call in a template whose operands are arithmetic in
-/// every instantiation: it is the builtin operator.
-bool isArithmeticOperatorCall(const clang::CXXOperatorCallExpr *Op);
+/// True for an operator call in a template whose operands are arithmetic or
+/// pointers in every instantiation: it is the builtin operator.
+bool isBuiltinOperatorCall(const clang::CXXOperatorCallExpr *Op);
 
 /// True when a call to \p FD can neither write memory nor synchronise: a known
 /// math builtin, or a visible device function whose body only computes.

@@ -2,8 +2,11 @@
 """Runs distwar-rewrite over the CUDA sources of gsplat's wheel from PyPI, as
 a user building the torch extension would (torch's headers from torch's
 wheel, torch's extension flags), and fails on any file the tool cannot
-parse. Prints each file's decision and reasons. Exits 77 (skipped) with a
-message when PyPI cannot be reached.
+parse. gsplat reduces across the warp by hand (cooperative groups' reduce,
+lane-0 atomics): every such site must be left alone with the
+already-reduced reason (DW0035), and no site may get another reason. Prints
+each file's decision and reasons. Exits 77 (skipped) with a message when
+PyPI cannot be reached.
 
   gsplat_wheel.py --tool distwar-rewrite --work DIR [--cache DIR]
 """
@@ -69,6 +72,26 @@ def summary(report):
     return lines
 
 
+ALREADY_REDUCED = "DW0035"
+
+
+def unexpected_reasons(report):
+    """The sites of report left alone for another reason than already-reduced,
+    and the number left alone for that one."""
+    others, reduced = [], 0
+    for f in report["files"]:
+        for site in f.get("sites", []):
+            why = site.get("reason") or {}
+            if not why:
+                continue
+            if why.get("code") == ALREADY_REDUCED:
+                reduced += 1
+            else:
+                others.append("%s:%s: %s %s" % (f.get("file", "?"), site.get("line"),
+                                               why.get("code"), why.get("name")))
+    return others, reduced
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
@@ -103,6 +126,7 @@ def main():
     csrc = os.path.join(cuda, "csrc")
     files = sorted(f for f in os.listdir(csrc) if f.endswith(".cu"))
     failed = []
+    reduced = 0
     for name in files:
         out = os.path.join(args.work, name)
         report = out + ".json"
@@ -115,10 +139,21 @@ def main():
             failed.append(name)
             print("%s: FAILED (%.1f s)\n%s" % (name, took, run.stderr.strip()))
             continue
-        print("%s: ok (%.1f s)" % (name, took))
         with open(report) as r:
-            print("\n".join(summary(json.load(r))))
-    print("%d passed, %d failed" % (len(files) - len(failed), len(failed)))
+            parsed = json.load(r)
+        others, count = unexpected_reasons(parsed)
+        reduced += count
+        if others:
+            failed.append(name)
+        print("%s: %s (%.1f s)" % (name, "FAILED" if others else "ok", took))
+        print("\n".join(summary(parsed)))
+        for line in others:
+            print("  unexpected reason: " + line)
+    print("%d passed, %d failed; %d site(s) already reduced" %
+          (len(files) - len(failed), len(failed), reduced))
+    if reduced == 0:
+        print("FAILED: no site got the already-reduced reason")
+        return 1
     return 1 if failed else 0
 
 
