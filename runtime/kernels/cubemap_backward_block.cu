@@ -9,7 +9,12 @@
 //   hand-block       a shared-memory table per block keyed by texel
 //                    (distwar/block_accumulate.cuh), every lane adds itself,
 //                    one atomic per (texel, channel) at the block's end;
-//   hand-block-warp  the same table after a warp-level sum per texel.
+//   hand-block-warp  the same table after a warp-level sum per texel;
+//   hand-block-quad  the same table after one warp-level sum per base texel:
+//                    lanes with the same (x0, y0) share all four corners, so
+//                    one match and one tree serve the four of them.
+// Each kernel is compiled for the exact channel count (1 to 4), so that no
+// unused channel is summed or stored.
 // The uv gradient and every value are computed as in the source; pixels
 // outside the image stay in the kernel (an `inside` flag) because the
 // match and the table's barriers need every lane.
@@ -32,9 +37,9 @@ constexpr int kMaxChannels = 4;
 // entries keep the load factor at or below one half.
 constexpr int kCapacity = 4 * kThreads * 2;
 
-using TextureTable = distwar::BlockTable<kCapacity, kMaxChannels>;
+template <int C> using TextureTable = distwar::BlockTable<kCapacity, C>;
 
-enum class Mode { kCoalesce, kBlockLane, kBlockWarp };
+enum class Mode { kCoalesce, kBlockLane, kBlockWarp, kBlockQuad };
 
 // What every hand-written variant computes per pixel: the corners (-1:
 // outside the texture or the pixel outside the image), their weights, and
@@ -43,6 +48,7 @@ struct Pixel {
   int tc[4];
   float w[4];
   float dy[kMaxChannels];
+  unsigned base; // (x0, y0) packed: equal bases mean equal corners
 };
 
 __device__ __forceinline__ Pixel texturePixel(const ::dwk::TextureKernelParams &p,
@@ -54,9 +60,19 @@ __device__ __forceinline__ Pixel texturePixel(const ::dwk::TextureKernelParams &
     return q;
   }
   const int pidx = px + p.imgWidth * py;
-  float fu, fv;
-  ::dwk::indexTextureLinear<float>(p, p.uv[2 * pidx], p.uv[2 * pidx + 1], q.tc,
-                                   fu, fv);
+  // indexTextureLinear, written out so that the corners and the base that
+  // groups lanes by them come from the same x0 and y0.
+  const float u = p.uv[2 * pidx] * float(p.texWidth) - 0.5f;
+  const float v = p.uv[2 * pidx + 1] * float(p.texHeight) - 0.5f;
+  const float x0f = floorf(u), y0f = floorf(v);
+  const float fu = u - x0f, fv = v - y0f;
+  const int x0 = int(x0f), y0 = int(y0f);
+  for (int k = 0; k < 4; ++k) {
+    const int x = x0 + (k & 1), y = y0 + (k >> 1);
+    const bool in = x >= 0 && y >= 0 && x < p.texWidth && y < p.texHeight;
+    q.tc[k] = in ? (y * p.texWidth + x) * p.channels : -1;
+  }
+  q.base = (unsigned(y0) << 16) ^ unsigned(x0 & 0xffff);
   const float uv011 = fu * fv;
   const float uv010 = fu - uv011;
   const float uv001 = fv - uv011;
@@ -90,10 +106,11 @@ __device__ __forceinline__ Pixel texturePixel(const ::dwk::TextureKernelParams &
 
 // nvdiffrast's coalescing for one corner: lanes of the same texel add into
 // their leader's per-warp slot (shared-memory atomics), the leader issues.
+template <int C>
 __device__ __forceinline__ void
 coalescedCorner(const ::dwk::TextureKernelParams &p,
                 float (&slots)[kWarps][32][kMaxChannels], int tc,
-                const float (&v)[kMaxChannels]) {
+                const float (&v)[C]) {
   const int lane = threadIdx.x + kBlockX * threadIdx.y;
   const int warp = lane / 32;
   const unsigned peers = __match_any_sync(0xffffffffu, tc);
@@ -101,23 +118,54 @@ coalescedCorner(const ::dwk::TextureKernelParams &p,
   const bool isLeader = leader == (lane & 31);
   float *slot = slots[warp][leader];
   if (isLeader)
-    for (int i = 0; i < kMaxChannels; ++i)
+    for (int i = 0; i < C; ++i)
       slot[i] = 0.f;
   __syncwarp();
   if (tc >= 0)
-    for (int i = 0; i < p.channels; ++i)
+    for (int i = 0; i < C; ++i)
       atomicAdd(&slot[i], v[i]);
   __syncwarp();
   if (isLeader && tc >= 0)
-    for (int i = 0; i < p.channels; ++i)
+    for (int i = 0; i < C; ++i)
       atomicAdd(p.gradTex + tc + i, slot[i]);
   __syncwarp(); // the slots are reused by the next corner
 }
 
-template <Mode M>
+// The quad mode: one warp-level sum over the lanes with the same base
+// texel, then the leader adds each of its corners to the table.
+template <int C>
+__device__ __forceinline__ void quadCorners(TextureTable<C> &table,
+                                            const Pixel &q, bool inside,
+                                            const float *gradTex) {
+  float v[4 * C];
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+#pragma unroll
+    for (int i = 0; i < C; ++i)
+      v[k * C + i] = q.tc[k] >= 0 ? q.dy[i] * q.w[k] : 0.f;
+  if (!distwar::warpSumByKey(0xffffffffu, inside, q.base, v))
+    return;
+  const auto addr = [gradTex](int key, int i) {
+    return const_cast<float *>(gradTex) + key + i;
+  };
+  int none[1] = {0};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    if (q.tc[k] < 0)
+      continue;
+    float corner[C];
+#pragma unroll
+    for (int i = 0; i < C; ++i)
+      corner[i] = v[k * C + i];
+    distwar::blockAccumulateLane(table, q.tc[k], corner, none, addr,
+                                 distwar::NoIntFields());
+  }
+}
+
+template <Mode M, int C>
 __global__ void __launch_bounds__(kThreads)
     textureGradBilinearHand(const ::dwk::TextureKernelParams p) {
-  __shared__ TextureTable table;
+  __shared__ TextureTable<C> table;
   __shared__ float slots[kWarps][32][kMaxChannels];
   if constexpr (M != Mode::kCoalesce)
     distwar::blockTableInit(table);
@@ -128,36 +176,53 @@ __global__ void __launch_bounds__(kThreads)
   // Key: the corner's element offset (unique per texel, >= 0).
   const auto addr = [&p](int key, int i) { return p.gradTex + key + i; };
 
+  if constexpr (M == Mode::kBlockQuad) {
+    quadCorners<C>(table, q, inside, p.gradTex);
+  } else {
 #pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    float v[kMaxChannels];
-    int none[1] = {0};
+    for (int k = 0; k < 4; ++k) {
+      float v[C];
+      int none[1] = {0};
 #pragma unroll
-    for (int i = 0; i < kMaxChannels; ++i)
-      v[i] = q.tc[k] >= 0 && i < p.channels ? q.dy[i] * q.w[k] : 0.f;
-    if constexpr (M == Mode::kCoalesce)
-      coalescedCorner(p, slots, q.tc[k], v);
-    else if constexpr (M == Mode::kBlockWarp)
-      distwar::blockAccumulateWarp(table, 0xffffffffu, q.tc[k] >= 0, q.tc[k],
-                                   v, none, addr, distwar::NoIntFields());
-    else if (q.tc[k] >= 0)
-      distwar::blockAccumulateLane(table, q.tc[k], v, none, addr,
-                                   distwar::NoIntFields());
+      for (int i = 0; i < C; ++i)
+        v[i] = q.tc[k] >= 0 ? q.dy[i] * q.w[k] : 0.f;
+      if constexpr (M == Mode::kCoalesce)
+        coalescedCorner<C>(p, slots, q.tc[k], v);
+      else if constexpr (M == Mode::kBlockWarp)
+        distwar::blockAccumulateWarp(table, 0xffffffffu, q.tc[k] >= 0,
+                                     q.tc[k], v, none, addr,
+                                     distwar::NoIntFields());
+      else if (q.tc[k] >= 0)
+        distwar::blockAccumulateLane(table, q.tc[k], v, none, addr,
+                                     distwar::NoIntFields());
+    }
   }
   if constexpr (M != Mode::kCoalesce)
     distwar::blockTableFlush(table, addr, distwar::NoIntFields());
 }
 
-template <Mode M>
-void launch(const ::dwk::TextureKernelParams &p, cudaStream_t stream) {
-  if (p.channels > kMaxChannels) {
-    dwk_plain::textureGradBilinear(p, stream);
-    return;
-  }
+template <Mode M, int C>
+void launchChannels(const ::dwk::TextureKernelParams &p, cudaStream_t stream) {
   const dim3 block(kBlockX, kBlockY, 1);
   const dim3 grid((p.imgWidth + kBlockX - 1) / kBlockX,
                   (p.imgHeight + kBlockY - 1) / kBlockY, 1);
-  textureGradBilinearHand<M><<<grid, block, 0, stream>>>(p);
+  textureGradBilinearHand<M, C><<<grid, block, 0, stream>>>(p);
+}
+
+template <Mode M>
+void launch(const ::dwk::TextureKernelParams &p, cudaStream_t stream) {
+  switch (p.channels) {
+  case 1:
+    return launchChannels<M, 1>(p, stream);
+  case 2:
+    return launchChannels<M, 2>(p, stream);
+  case 3:
+    return launchChannels<M, 3>(p, stream);
+  case 4:
+    return launchChannels<M, 4>(p, stream);
+  default:
+    return dwk_plain::textureGradBilinear(p, stream);
+  }
 }
 
 } // namespace dwk_hand_texture
@@ -182,3 +247,10 @@ void textureGradBilinear(const ::dwk::TextureKernelParams &p,
   dwk_hand_texture::launch<dwk_hand_texture::Mode::kBlockWarp>(p, stream);
 }
 } // namespace dwk_hand_block_warp
+
+namespace dwk_hand_block_quad {
+void textureGradBilinear(const ::dwk::TextureKernelParams &p,
+                         cudaStream_t stream) {
+  dwk_hand_texture::launch<dwk_hand_texture::Mode::kBlockQuad>(p, stream);
+}
+} // namespace dwk_hand_block_quad

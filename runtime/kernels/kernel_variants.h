@@ -40,6 +40,13 @@ void sphereBackward(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream);
 void textureGradBilinear(const ::dwk::TextureKernelParams &p,
                          cudaStream_t stream);
 } // namespace dwk_hand_block_warp
+namespace dwk_hand_block_warp4 {
+void sphereBackward(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream);
+} // namespace dwk_hand_block_warp4
+namespace dwk_hand_block_quad {
+void textureGradBilinear(const ::dwk::TextureKernelParams &p,
+                         cudaStream_t stream);
+} // namespace dwk_hand_block_quad
 namespace dwk_hand_coalesce {
 void textureGradBilinear(const ::dwk::TextureKernelParams &p,
                          cudaStream_t stream);
@@ -113,6 +120,13 @@ inline const std::vector<BackwardVariant> &backwardVariants() {
       {"hand-block-warp", nullptr, &dwk_hand_block_warp::sphereBackward,
        nullptr, nullptr, &dwk_hand_block_warp::textureGradBilinear, nullptr,
        "warp match-any sums, then the block table"},
+      {"hand-block-warp4", nullptr, &dwk_hand_block_warp4::sphereBackward,
+       nullptr, nullptr, nullptr, nullptr,
+       "as hand-block-warp at 4 blocks per SM (64 registers, spills)"},
+      {"hand-block-quad", nullptr, nullptr, nullptr, nullptr,
+       &dwk_hand_block_quad::textureGradBilinear, nullptr,
+       "one warp match per base texel for the four corners, then the block "
+       "table"},
   };
   return variants;
 }

@@ -7,7 +7,9 @@
 // its end. Two variants:
 //   hand-block       each lane adds to the table itself;
 //   hand-block-warp  the lanes of a warp that share a sphere first sum in
-//                    registers (match-any, shuffle tree), one lane adds.
+//                    registers (match-any, shuffle tree), one lane adds;
+//   hand-block-warp4 the same at four blocks per SM (64 registers, spills)
+//                    instead of three (80 registers).
 // The gradient arithmetic is the source's, statement for statement; what
 // changes is where the sums go and that pixels outside the image stay in
 // the kernel (an `inside` flag instead of the early return), because the
@@ -45,11 +47,10 @@ __device__ __forceinline__ float *sphereField(const ::dwk::SphereBackwardArgs &p
   return &p.grad_cam_buf[key].cam_pos.x + (f - 5);
 }
 
-// Three blocks per SM: 80 registers, no spills (sm_90, CUDA 13.0). Without
-// the bound the warp-first kernel takes 99 (two blocks per SM); at four it
-// spills.
-template <int MaxC, bool WarpFirst>
-__global__ void __launch_bounds__(256, 3)
+// MinBlocks 3: 80 registers, no spills (sm_90, CUDA 13.0); without a bound
+// the warp-first kernel takes 99 (two blocks per SM); at 4 it spills.
+template <int MaxC, bool WarpFirst, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
     renderBackwardBlock(const ::dwk::SphereBackwardArgs p) {
   constexpr int F = MaxC + kGeometryFields;
   __shared__ SphereTable<MaxC> table;
@@ -172,13 +173,13 @@ __global__ void __launch_bounds__(256, 3)
   distwar::blockTableFlush(table, addr, hits);
 }
 
-template <bool WarpFirst>
+template <bool WarpFirst, int MinBlocks = 3>
 void launch(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream) {
   if (args.n_channels <= 4)
-    renderBackwardBlock<4, WarpFirst>
+    renderBackwardBlock<4, WarpFirst, MinBlocks>
         <<<args.grid, args.block, 0, stream>>>(args);
   else
-    renderBackwardBlock<PULSAR_MAX_CHANNELS, WarpFirst>
+    renderBackwardBlock<PULSAR_MAX_CHANNELS, WarpFirst, MinBlocks>
         <<<args.grid, args.block, 0, stream>>>(args);
 }
 
@@ -197,3 +198,10 @@ void sphereBackward(const ::dwk::SphereBackwardArgs &args,
   dwk_hand_spheres::launch<true>(args, stream);
 }
 } // namespace dwk_hand_block_warp
+
+namespace dwk_hand_block_warp4 {
+void sphereBackward(const ::dwk::SphereBackwardArgs &args,
+                    cudaStream_t stream) {
+  dwk_hand_spheres::launch<true, 4>(args, stream);
+}
+} // namespace dwk_hand_block_warp4

@@ -240,6 +240,27 @@ blockAccumulateWarp(BlockTable<Cap, F, IF> &t, unsigned mask, bool active,
     blockAccumulateLane(t, key, v, c, addr, intAddr);
 }
 
+/// Sums v over the lanes of `mask` that are active and pass the same
+/// `matchKey`, into the lowest such lane, and returns true in that lane
+/// (false elsewhere: its values are then partial sums). For a caller that
+/// groups lanes by something other than the table key: the lanes of a
+/// bilinear lookup with the same base texel share all four corners, so one
+/// match serves four table keys. Every lane of `mask` calls it together.
+template <int F>
+__device__ __forceinline__ bool warpSumByKey(unsigned mask, bool active,
+                                             unsigned matchKey,
+                                             float (&v)[F]) {
+  // An inactive lane may pass any key: it is its own group of one, takes
+  // part in the shuffles (they need every lane of `mask`) and is never read.
+  const unsigned activeLanes = __ballot_sync(mask, active);
+  const unsigned matched = __match_any_sync(mask, matchKey);
+  const unsigned peers =
+      active ? matched & activeLanes : 1u << detail::thisLane();
+  int none[1] = {0};
+  detail::sumToLeader<F, 0>(v, none, mask, peers);
+  return active && (peers & detail::lanesBelow()) == 0;
+}
+
 /// Issues the table: one global atomic per (key, field) with a nonzero sum,
 /// at addr(key, field) / intAddr(key, field). Every thread of the block calls
 /// it, once, after its last add; it starts with __syncthreads(). Consecutive
