@@ -111,16 +111,21 @@ public:
     return T.substr(0, B - A) + KeyVar.str() + T.substr(E - A);
   }
 
-  /// The conjunction of the `if` conditions between the site and \p Scope
-  /// ("" when none); nullopt when one cannot be repeated at the call.
-  std::optional<std::string> condition(const Stmt *Scope) {
+  /// The conjunction of the `if` conditions between the site and \p G's
+  /// scope ("" when none); nullopt when one cannot be repeated at the call.
+  std::optional<std::string> condition(const SiteGroup &G) {
     std::string Cond;
     const Stmt *Child = S.Call;
     KeyBegin = KeyEnd = SourceLocation();
     for (const Stmt *A : S.Ancestors) {
-      if (A == Scope)
+      if (A == G.Scope)
         return Cond;
-      if (const auto *If = dyn_cast<IfStmt>(A)) {
+      const auto *If = dyn_cast<IfStmt>(A);
+      if (If && Child != If->getCond() && llvm::is_contained(G.LaneIfs, If)) {
+        Child = A; // a lane-dependent if is not repeated (see siteCondition)
+        continue;
+      }
+      if (If) {
         if (If->getInit() || If->getConditionVariable() || If->isConsteval() ||
             !stable(If->getCond(), /*AllowChannel=*/false))
           return std::nullopt;
@@ -158,8 +163,8 @@ private:
 } // namespace
 
 std::optional<std::string> siteCondition(ASTContext &Ctx, const AtomicSite &S,
-                                         const Stmt *Scope) {
-  return Builder(Ctx, S).condition(Scope);
+                                         const SiteGroup &G) {
+  return Builder(Ctx, S).condition(G);
 }
 
 std::optional<std::string>
@@ -177,7 +182,7 @@ deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     // would get the first site's primitive, so it keeps its address.
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
-    std::optional<std::string> Cond = siteCondition(Ctx, S, G.Scope);
+    std::optional<std::string> Cond = siteCondition(Ctx, S, G);
     if (!Cond)
       return std::nullopt;
     std::string Addr = Builder(Ctx, S).address(KeyVar);

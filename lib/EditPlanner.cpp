@@ -631,7 +631,8 @@ private:
   /// run of slots whose sites run whenever the group's key is set (nothing
   /// but blocks and the channel loop between site and scope, and no goto that
   /// could jump past one): the runtime issues those with no presence or null
-  /// test (GENERATED_CODE.md, section 2).
+  /// test (GENERATED_CODE.md, section 2); and an `::distwar::LaneSet<B, E>`
+  /// per run of slots under the group's lane-dependent ifs.
   std::string batchType(const SiteGroup &G, bool Deferred,
                         const std::string &Size) {
     // A template argument: sums of names and numbers as written, anything
@@ -646,21 +647,33 @@ private:
     std::string Type =
         std::string(Deferred ? "::distwar::Fields<" : "::distwar::Batch<") +
         Sites[G.Sites.front()].TypeText + ", " + Size;
+    enum class Presence { Tracked, Always, Lane };
+    auto PresenceOf = [&](size_t K) {
+      if (K == Slots.size())
+        return Presence::Tracked;
+      const AtomicSite &S = Sites[Slots[K].Site];
+      if (underLaneIf(S, G))
+        return Presence::Lane;
+      std::optional<std::string> Cond = siteCondition(Ctx, S, G);
+      return !MayJump && Cond && Cond->empty() && !inConditionalBlock(G, S)
+                 ? Presence::Always
+                 : Presence::Tracked;
+    };
+    // Runs of AlwaysSet and LaneSet slots, in slot order.
     std::optional<size_t> RunStart;
+    Presence Run = Presence::Tracked;
     for (size_t K = 0; K <= Slots.size(); ++K) {
-      bool Always = false;
-      if (K < Slots.size() && !MayJump) {
-        const AtomicSite &S = Sites[Slots[K].Site];
-        std::optional<std::string> Cond = siteCondition(Ctx, S, G.Scope);
-        Always = Cond && Cond->empty() && !inConditionalBlock(G, S);
-      }
-      if (Always && !RunStart)
-        RunStart = K;
-      if (!Always && RunStart) {
+      Presence P = PresenceOf(K);
+      if (RunStart && P != Run) {
         const std::string &End = K < Slots.size() ? Slots[K].Offset : Size;
-        Type += ", ::distwar::AlwaysSet<" + Arg(Slots[*RunStart].Offset) +
-                ", " + Arg(End) + ">";
+        Type += std::string(Run == Presence::Always ? ", ::distwar::AlwaysSet<"
+                                                    : ", ::distwar::LaneSet<") +
+                Arg(Slots[*RunStart].Offset) + ", " + Arg(End) + ">";
         RunStart.reset();
+      }
+      if (P != Presence::Tracked && !RunStart) {
+        RunStart = K;
+        Run = P;
       }
     }
     return Type + ">";

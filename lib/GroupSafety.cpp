@@ -657,17 +657,21 @@ const Stmt *findIterationExit(const SiteGroup &G) {
 }
 
 /// Between the site and the group's block only blocks, the site's own
-/// channel loop and ifs on grid-uniform conditions (conditional fields: the
-/// slot keeps a null address when the field is not written) may lie;
-/// anything else makes the site conditional.
-static bool isUnconditionalIn(const AtomicSite &S, const CompoundStmt *Scope,
+/// channel loop, ifs on grid-uniform conditions (conditional fields: the
+/// slot keeps a null address when the field is not written) and the group's
+/// lane-dependent ifs (LaneSet fields) may lie; anything else makes the site
+/// conditional.
+static bool isUnconditionalIn(const AtomicSite &S, const SiteGroup &G,
                               UniformityAnalysis &U) {
   const Stmt *Child = S.Call;
   for (const Stmt *A : S.Ancestors) {
     const Stmt *Below = Child;
     Child = A;
-    if (A == Scope)
+    if (A == G.Scope)
       return true;
+    if (const auto *If = dyn_cast<IfStmt>(A);
+        If && Below != If->getCond() && llvm::is_contained(G.LaneIfs, If))
+      continue;
     if (isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr>(A) ||
         isInvocationWrapper(S, A))
       continue;
@@ -715,7 +719,7 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   llvm::DenseSet<const VarDecl *> Buffers;
   UniformityAnalysis U(Ctx, G.Function);
   for (size_t I : G.Sites) {
-    if (!isUnconditionalIn(Sites[I], G.Scope, U))
+    if (!isUnconditionalIn(Sites[I], G, U))
       return Reason::ConditionalSite;
     Buffers.insert(Sites[I].Buffer);
   }

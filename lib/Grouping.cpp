@@ -74,22 +74,33 @@ static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
   G.Last = childOfScope(Last, G.Scope);
 }
 
-/// The innermost `if` between site \p S and \p Scope whose condition is
-/// not grid-uniform, or null. Sets \p OtherControl when something else than
-/// blocks, grid-uniform ifs and the channel loop lies in between.
-static const IfStmt *varyingCondition(const AtomicSite &S,
-                                      const CompoundStmt *Scope,
-                                      UniformityAnalysis &U,
-                                      bool &OtherControl) {
-  const IfStmt *Found = nullptr;
+bool underLaneIf(const AtomicSite &S, const SiteGroup &G) {
+  return llvm::any_of(S.Ancestors, [&](const Stmt *A) {
+    return llvm::is_contained(G.LaneIfs, A);
+  });
+}
+
+/// The `if`s between site \p S and \p Scope whose conditions are not
+/// grid-uniform, innermost first. Sets \p OtherControl when something else
+/// than blocks, ifs and the channel loop lies in between, and \p Plain to
+/// false when one of those ifs declares something or holds the site in its
+/// condition (its branch cannot be told from the site's slot alone).
+static llvm::SmallVector<const IfStmt *, 2>
+varyingConditions(const AtomicSite &S, const CompoundStmt *Scope,
+                  UniformityAnalysis &U, bool &OtherControl, bool &Plain) {
+  llvm::SmallVector<const IfStmt *, 2> Found;
   const Stmt *Child = S.Call;
   for (const Stmt *A : S.Ancestors) {
     if (A == Scope)
       break;
     if (const auto *If = dyn_cast<IfStmt>(A)) {
-      if (Child == If->getCond() || If->getInit() ||
-          If->getConditionVariable() || !U.isGridUniform(If->getCond()))
-        Found = Found ? Found : If;
+      bool Declares = If->getInit() || If->getConditionVariable();
+      if (Child == If->getCond() || Declares ||
+          !U.isGridUniform(If->getCond())) {
+        Found.push_back(If);
+        Plain = Plain && Child != If->getCond() && !Declares &&
+                !If->isConsteval();
+      }
     } else if (!isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr,
                     AttributedStmt>(A) &&
                !(S.Channel && A == S.Channel->Loop) &&
@@ -101,21 +112,28 @@ static const IfStmt *varyingCondition(const AtomicSite &S,
   return Found;
 }
 
-/// Takes sites under lane-dependent conditions out of \p G when the others
+/// Keeps sites under plain lane-dependent `if`s as LaneSet fields, and takes
+/// sites under other lane-dependent conditions out of \p G when the others
 /// can be batched without them (see groupSites).
-static void dropVaryingSites(ASTContext &Ctx, SiteGroup &G,
+static void sortVaryingSites(ASTContext &Ctx, SiteGroup &G,
                              std::vector<AtomicSite> &Sites) {
-  if (!G.Scope || G.Sites.size() < 2)
+  if (!G.Scope)
     return;
   UniformityAnalysis U(Ctx, G.Function);
   std::vector<size_t> Kept, Dropped;
   for (size_t I : G.Sites) {
-    bool Other = false;
-    const IfStmt *If = varyingCondition(Sites[I], G.Scope, U, Other);
-    if (If && !Other)
-      Dropped.push_back(I);
-    else
+    bool Other = false, Plain = true;
+    auto Ifs = varyingConditions(Sites[I], G.Scope, U, Other, Plain);
+    if (Ifs.empty() || Other) {
       Kept.push_back(I);
+    } else if (Plain) {
+      Kept.push_back(I);
+      for (const IfStmt *If : Ifs)
+        if (!llvm::is_contained(G.LaneIfs, If))
+          G.LaneIfs.push_back(If);
+    } else {
+      Dropped.push_back(I);
+    }
   }
   if (Dropped.empty() || Kept.empty())
     return;
@@ -130,6 +148,9 @@ static void dropVaryingSites(ASTContext &Ctx, SiteGroup &G,
     Sites[D].Why = Reason::VaryingCondition;
   G.Sites = Kept;
   assignScope(G, Sites);
+  // The scope may have narrowed: its lane-dependent ifs are found again.
+  G.LaneIfs.clear();
+  sortVaryingSites(Ctx, G, Sites);
 }
 
 std::vector<SiteGroup> groupSites(ASTContext &Ctx,
@@ -168,7 +189,7 @@ std::vector<SiteGroup> groupSites(ASTContext &Ctx,
 
   for (SiteGroup &G : Groups) {
     assignScope(G, Sites);
-    dropVaryingSites(Ctx, G, Sites);
+    sortVaryingSites(Ctx, G, Sites);
   }
   return Groups;
 }

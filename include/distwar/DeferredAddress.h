@@ -37,15 +37,17 @@ deferredAddressLambda(clang::ASTContext &Ctx,
                       llvm::ArrayRef<DeferredSlot> Slots,
                       llvm::StringRef KeyVar);
 
-/// The conjunction of the `if` conditions between site \p S and \p Scope as
-/// source text: "" when the site runs whenever the statement of \p Scope that
-/// holds it does (only blocks, expressions and the site's channel loop, whose
-/// body never leaves it, in between); nullopt when the path holds anything
-/// else (another loop, `?:`, `&&`, `||`, `switch`) or a condition that cannot
-/// be repeated at the call.
+/// The conjunction of the `if` conditions between site \p S and \p G's scope
+/// as source text: "" when the site runs whenever the statement of the scope
+/// that holds it does (only blocks, expressions and the site's channel loop,
+/// whose body never leaves it, in between); nullopt when the path holds
+/// anything else (another loop, `?:`, `&&`, `||`, `switch`) or a condition
+/// that cannot be repeated at the call. The group's LaneIfs are left out:
+/// their conditions differ across lanes and are never repeated (the
+/// reductions share the presence of LaneSet slots instead).
 std::optional<std::string> siteCondition(clang::ASTContext &Ctx,
                                          const AtomicSite &S,
-                                         const clang::Stmt *Scope);
+                                         const SiteGroup &G);
 
 } // namespace distwar
 

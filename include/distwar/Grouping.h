@@ -12,6 +12,7 @@
 #define DISTWAR_GROUPING_H
 
 #include "distwar/AtomicSites.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace distwar {
 
@@ -23,16 +24,24 @@ struct SiteGroup {
   const clang::CompoundStmt *Scope = nullptr;
   const clang::Stmt *First = nullptr;
   const clang::Stmt *Last = nullptr;
+  /// The `if` statements of the region, between a site and Scope, whose
+  /// conditions may differ across lanes: the fields of the sites under them
+  /// are set by some lanes of a key and not others (LaneSet slots).
+  llvm::SmallVector<const clang::IfStmt *, 2> LaneIfs;
   Reason Why = Reason::None;
   std::string Name; ///< "<function>#k" once batched
 };
 
+/// Whether site \p S lies under one of \p G's LaneIfs.
+bool underLaneIf(const AtomicSite &S, const SiteGroup &G);
+
 /// Forms groups from every site without a site-level reason. Groups are in
-/// source order of their first site; Why is not decided here. A site under an
-/// `if` whose condition may differ across lanes leaves its group (its Why
-/// becomes VaryingCondition) when the rest of the group can be batched
-/// without it; a site under a grid-uniform condition (a nullable output
-/// pointer) stays in the group as a conditional field.
+/// source order of their first site; Why is not decided here. A site under
+/// plain `if`s whose conditions may differ across lanes stays in its group
+/// as a LaneSet field (the ifs join LaneIfs); under other lane-dependent
+/// control it leaves the group (its Why becomes VaryingCondition) when the
+/// rest of the group can be batched without it. A site under a grid-uniform
+/// condition (a nullable output pointer) stays as a conditional field.
 std::vector<SiteGroup> groupSites(clang::ASTContext &Ctx,
                                   std::vector<AtomicSite> &Sites);
 

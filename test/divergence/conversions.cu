@@ -88,8 +88,10 @@ __global__ void loopTerm(float *g, const float *x, int n, int w) {
 // CHECK-NEXT: distwar_batch0.set(0, &g[j], x[j] * counter); distwar_key0 = j; }} ::distwar::reduceButterflyUniform(
 // REPORT: group loopTerm#0: batched (butterfly-uniform) key=j
 
-// A field under a grid-uniform condition (a nullable output) joins the group;
-// a site under a lane-dependent condition stays a plain atomic.
+// A field under a grid-uniform condition (a nullable output) joins the group
+// as a tracked slot whose address repeats the condition; a field under a
+// lane-dependent condition joins it as a LaneSet slot (the condition is not
+// repeated: the reduction shares the slot's presence across the key's lanes).
 __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
                        int n) {
   for (int i = 0; i < n; i++) {
@@ -102,13 +104,14 @@ __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void fields(
+// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<2, 3>> distwar_batch0;
 // CHECK: distwar_batch0.set(0, &ga[i], a);
 // CHECK-NEXT: if (gopt)
-// CHECK-NEXT: distwar_batch0.set(1, &gopt[i], 2.f * a); distwar_key0 = i; ::distwar::reduceButterflyUniform(
+// CHECK-NEXT: distwar_batch0.set(1, &gopt[i], 2.f * a);
 // CHECK-NEXT: if (a > 0.5f)
-// CHECK-NEXT: atomicAdd(&gc[i], a);
-// SITES: conversions.cu:{{[0-9]+}}:7: unchanged atomicAdd in fields buffer=gc key=i type=float [DW0020 varying-condition
-// REPORT: group fields#0: batched (butterfly-uniform) key=i type=float sites=2
+// CHECK-NEXT: distwar_batch0.set(2, &gc[i], a); distwar_key0 = i; ::distwar::reduceButterflyUniform({{.*}} if (distwar_slot == 1) return ((gopt)) ? (&gopt[distwar_key0]) : nullptr; if (distwar_slot == 2) return &gc[distwar_key0]; return nullptr; });
+// SITES: conversions.cu:{{[0-9]+}}:7: batched atomicAdd in fields buffer=gc key=i slot=2 type=float group=fields#0
+// REPORT: group fields#0: batched (butterfly-uniform) key=i type=float sites=3
 
 // Straight-line code: the key is a kernel parameter (uniform), no flag.
 __global__ void straight(float *ga, float *gb, int id, float v) {

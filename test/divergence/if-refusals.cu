@@ -158,30 +158,6 @@ __global__ void inSwitch(float *ga, float *gb, const float *x, int n) {
 }
 // REPORT-DAG: group inSwitch#0: batched (serial; not butterfly: DW0031 not-in-loop)
 
-// Both branches add to the same primitive's fields (two formulas for one
-// gradient): the sites sit under a lane-dependent condition inside one group,
-// whose batch could not be written once per lane. Left as written.
-__global__ void bothArms(float *ga, float *gb, const float *x, int n) {
-  for (int i = 0; i < n; i++) {
-    const float a = x[threadIdx.x * n + i];
-    if (a > 0.f) {
-      atomicAdd(&ga[i], a);
-      atomicAdd(&gb[i], a * a);
-    } else {
-      atomicAdd(&ga[i], -a);
-      atomicAdd(&gb[i], 0.5f * a);
-    }
-  }
-}
-// REPORT-DAG: group bothArms@{{[0-9]+}}: unchanged key=i type=float sites=4 [DW0009 conditional-site
-// CHECK-LABEL: __global__ void bothArms(
-// CHECK: if (a > 0.f) {
-// CHECK-NEXT: atomicAdd(&ga[i], a);
-// CHECK-NEXT: atomicAdd(&gb[i], a * a);
-// CHECK-NEXT: } else {
-// CHECK-NEXT: atomicAdd(&ga[i], -a);
-// CHECK-NEXT: atomicAdd(&gb[i], 0.5f * a);
-
 // The holder's last branch ends inside a macro expansion: no place for the
 // reduction in the file.
 #define RESET(v) v = 0.f

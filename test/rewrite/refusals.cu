@@ -42,8 +42,8 @@ __global__ void refusals(float *da, float *db, float *out, float *la, int counte
     // CHECK: "line": [[@LINE+2]],
     // CHECK: "name": "conditional-site"
     atomicAdd(&la[i * 2], v);
-    if (threadIdx.x > 3)
-      atomicAdd(&la[i * 2 + 1], v);
+    if (const float w = v * threadIdx.x)
+      atomicAdd(&la[i * 2 + 1], w);
   }
 
   for (int i = 0; i < n; ++i) {

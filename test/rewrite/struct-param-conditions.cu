@@ -1,8 +1,11 @@
 // A condition that reads only kernel parameters (members of by-value struct
 // parameters included), constants and literals is grid-uniform: the field
-// under it joins its group as a conditional field. Stores through the
-// struct's pointer members do not change the struct; stores into the struct
-// itself (a member, a member array, a non-const method) do.
+// under it joins its group as a conditional field (tracked: the address is
+// null where the condition is false). Stores through the struct's pointer
+// members do not change the struct; stores into the struct itself (a member,
+// a member array, a non-const method) do, and the field under such a
+// condition becomes a LaneSet field (its presence shared across the lanes of
+// a key, its condition not repeated at the reduction).
 // RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s < %t.txt
 // RUN: %FileCheck %s --check-prefix=OUT < %t.cu
@@ -29,6 +32,7 @@ __global__ void nestedMember(const Args p) {
   atomicAdd(&p.gc[i], 3.f);
 }
 // CHECK-DAG: group nestedMember#0: batched (serial) key=i type=float sites=3 slots=3
+// OUT: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::AlwaysSet<2, 3>> distwar_batch0
 // OUT: if (!p.cam.orthogonal && p.cam.flags[1] > 2)
 // OUT-NEXT: {{^}} distwar_batch0.set(1, &p.gb[i], 2.f);
 
@@ -40,8 +44,9 @@ __global__ void memberWritten(Args p) {
     atomicAdd(&p.gb[i], 2.f);
   atomicAdd(&p.gc[i], 3.f);
 }
-// CHECK-DAG: group memberWritten#0: batched (serial) key=i type=float sites=2 slots=2
-// CHECK-DAG: unchanged atomicAdd in memberWritten {{.*}}[DW0020 varying-condition
+// CHECK-DAG: group memberWritten#0: batched (serial) key=i type=float sites=3 slots=3
+// OUT: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<1, 2>, ::distwar::AlwaysSet<2, 3>> distwar_batch0
+// OUT: if (distwar_slot == 1) return &p.gb[distwar_key0];
 
 __global__ void memberArrayWritten(Args p) {
   int i = p.ids[threadIdx.x];
@@ -51,7 +56,8 @@ __global__ void memberArrayWritten(Args p) {
     atomicAdd(&p.gb[i], 2.f);
   atomicAdd(&p.gc[i], 3.f);
 }
-// CHECK-DAG: group memberArrayWritten#0: batched (serial) key=i type=float sites=2 slots=2
+// CHECK-DAG: group memberArrayWritten#0: batched (serial) key=i type=float sites=3 slots=3
+// OUT: ::distwar::LaneSet<1, 2>
 
 __global__ void nonConstMethod(Args p) {
   int i = p.ids[threadIdx.x];
@@ -62,6 +68,5 @@ __global__ void nonConstMethod(Args p) {
     atomicAdd(&p.gb[i], 2.f);
   atomicAdd(&p.gc[i], 3.f);
 }
-// CHECK-DAG: group nonConstMethod#0: batched (serial) key=i type=float sites=2 slots=2
-// CHECK-DAG: unchanged atomicAdd in memberArrayWritten {{.*}}[DW0020 varying-condition
-// CHECK-DAG: unchanged atomicAdd in nonConstMethod {{.*}}[DW0020 varying-condition
+// CHECK-DAG: group nonConstMethod#0: batched (serial) key=i type=float sites=3 slots=3
+// OUT: ::distwar::LaneSet<1, 2>

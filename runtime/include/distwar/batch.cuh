@@ -27,10 +27,34 @@ template <int Begin, int End> struct AlwaysSet {
   static constexpr int kEnd = End;
 };
 
+/// Slots [Begin, End) of a batch may be set by some lanes of one key and not
+/// by others: their sites lie under an `if` whose condition differs across
+/// lanes (two branches of a per-pixel test, each adding to other fields of
+/// the same primitive). Tracked like any other slot; before the sums, the
+/// reductions give every lane of a key the union of their presence bits and
+/// zero where the lane did not set the slot, so the issuing lane adds the
+/// key's sum whether or not it set the slot itself.
+template <int Begin, int End> struct LaneSet {
+  static_assert(0 <= Begin && Begin <= End, "LaneSet<Begin, End>: a range");
+  static constexpr int kBegin = Begin;
+  static constexpr int kEnd = End;
+};
+
 namespace detail {
 template <typename R> struct IsAlwaysSetRange : std::false_type {};
 template <int B, int E>
 struct IsAlwaysSetRange<AlwaysSet<B, E>> : std::true_type {};
+template <typename R> struct IsLaneSetRange : std::false_type {};
+template <int B, int E>
+struct IsLaneSetRange<LaneSet<B, E>> : std::true_type {};
+
+/// Whether \p slot lies in one of the ranges of kind K among Ranges.
+template <template <typename> class K, typename... Ranges>
+constexpr __host__ __device__ bool inRanges(int slot) {
+  return ((K<Ranges>::value && slot >= Ranges::kBegin &&
+           slot < Ranges::kEnd) ||
+          ... || false);
+}
 } // namespace detail
 
 /// The values of one group: slot i holds a field where it is always set (an
@@ -83,8 +107,11 @@ template <typename T, int N, typename... Always> struct Fields {
                     std::is_same<T, unsigned long long>::value,
                 "batch element types: float, double, int, unsigned, "
                 "unsigned long long (the types atomicAdd accepts)");
-  static_assert((detail::IsAlwaysSetRange<Always>::value && ...),
-                "the extra arguments of a batch are AlwaysSet<Begin, End>");
+  static_assert(((detail::IsAlwaysSetRange<Always>::value ||
+                  detail::IsLaneSetRange<Always>::value) &&
+                 ...),
+                "the extra arguments of a batch are AlwaysSet<Begin, End> "
+                "and LaneSet<Begin, End>");
   static_assert(((Always::kEnd <= N) && ...),
                 "an AlwaysSet range ends past the batch's last slot");
 
@@ -97,7 +124,17 @@ template <typename T, int N, typename... Always> struct Fields {
 
   /// Whether slot i is set whenever the key is (no run-time presence).
   static constexpr __host__ __device__ bool alwaysSet(int slot) {
-    return ((slot >= Always::kBegin && slot < Always::kEnd) || ... || false);
+    return detail::inRanges<detail::IsAlwaysSetRange, Always...>(slot);
+  }
+  /// The slots among 0..31 whose presence may differ between the lanes of
+  /// one key (LaneSet ranges), as bits of present[0].
+  static constexpr __host__ __device__ unsigned laneSetInFirstWord() {
+    unsigned mask = 0;
+    for (int i = 0; i < kSize && i < 32; ++i)
+      if (detail::inRanges<detail::IsLaneSetRange, Always...>(i) &&
+          !alwaysSet(i))
+        mask |= 1u << i;
+    return mask;
   }
   /// The tracked slots among 0..31, as bits of present[0].
   static constexpr __host__ __device__ unsigned trackedInFirstWord() {

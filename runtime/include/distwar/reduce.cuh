@@ -33,6 +33,7 @@
 #include "distwar/threshold.cuh"
 
 #include <type_traits>
+#include <utility>
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
 #error "distwar reductions need sm_70 or newer (__match_any_sync)"
@@ -108,8 +109,9 @@ __device__ __forceinline__ MatchType<Key> matchKey(Key key) {
 
 /// The batch's raw values (zero where `use` is false). Slots that were not
 /// set hold garbage: their sums are never issued, because every issuing lane
-/// checks its own `has` (a slot is set in all lanes of one key or in none),
-/// so the garbage stays in a discarded sum. Reading the raw arrays here
+/// checks its own `has` (a slot is set in all lanes of one key or in none;
+/// LaneSet slots are made so by sharedPresence first), so the garbage stays
+/// in a discarded sum. Reading the raw arrays here
 /// rather than address()/value() keeps the batch's live ranges short (see
 /// Batch; in the 3DGS backward, address()/value() here: 80 registers with
 /// kScatterLaneK and 80/118 with kLeader/kTreeLaneK; raw: 64 and 80/80).
@@ -132,6 +134,61 @@ template <typename B> struct BatchAddress {
     return b.addr[i];
   }
 };
+
+/// The address source of reductions over \p b: the caller's addrOf, or the
+/// raw addresses of \p b itself when the caller's reads another Batch (a
+/// copy with shared presence, see sharedPresence).
+template <typename B, typename A>
+__device__ __forceinline__ A addressesOf(const A &addr, const B &) {
+  return addr;
+}
+template <typename B>
+__device__ __forceinline__ BatchAddress<B>
+addressesOf(const BatchAddress<B> &, const B &b) {
+  return BatchAddress<B>{b};
+}
+
+template <typename B, typename = void> struct HasAddresses : std::false_type {};
+template <typename B>
+struct HasAddresses<B, std::void_t<decltype(std::declval<B>().addr)>>
+    : std::true_type {};
+
+/// \p b with its LaneSet slots made the same in every lane of `group` (the
+/// lanes of one key, all calling together): presence is the union over the
+/// lanes that `use` their batch, the value is zero where this lane did not
+/// set the slot, and a Batch's address is taken from a lane that did. The
+/// reductions then treat the slot as one that a key sets in all its lanes
+/// or in none. Free for batches without LaneSet slots.
+template <typename B>
+__device__ __forceinline__ B sharedPresence(const B &b, unsigned group,
+                                            bool use) {
+  constexpr unsigned kLane = B::laneSetInFirstWord();
+  if constexpr (kLane == 0u) {
+    (void)group, (void)use;
+    return b;
+  } else {
+    B out = b;
+    const unsigned mine = use ? (b.present[0] & kLane) : 0u;
+    unsigned any = 0u;
+#pragma unroll
+    for (int i = 0; i < B::kSize; ++i) {
+      if (!((kLane >> i) & 1u))
+        continue;
+      const bool set = (mine >> i) & 1u;
+      if (!set)
+        out.val[i] = typename B::Type(0);
+      const unsigned setters = __ballot_sync(group, set);
+      any |= setters ? 1u << i : 0u;
+      if constexpr (HasAddresses<B>::value)
+        if (setters)
+          out.addr[i] = reinterpret_cast<typename B::Type *>(__shfl_sync(
+              group, reinterpret_cast<unsigned long long>(b.addr[i]),
+              __ffs(setters) - 1));
+    }
+    out.present[0] = (b.present[0] & ~kLane) | any;
+    return out;
+  }
+}
 
 /// Whether field k (a run-time index) was set in this lane's batch.
 template <typename B>
@@ -418,9 +475,10 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
         ownAtomics(b, addr);
       return;
     }
+    const B shared = sharedPresence(b, kFullMask, active);
     typename B::Type v[B::kSize];
-    unpackValues(b, active, v);
-    reduceFullWarp<S>(b, v, addr, ballot);
+    unpackValues(shared, active, v);
+    reduceFullWarp<S>(shared, v, addressesOf(addr, shared), ballot);
   }
 }
 
@@ -439,14 +497,15 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
       return;
     }
     const unsigned peers = __match_any_sync(mask, matchKey(key));
+    const B shared = sharedPresence(b, peers, true);
     typename B::Type v[B::kSize];
-    unpackValues(b, true, v);
+    unpackValues(shared, true, v);
     // One key over the whole warp is the butterfly's case: every lane agrees on
     // it (peers is the same full mask in all of them).
     if (peers == kFullMask)
-      reduceFullWarp<S>(b, v, addr, kFullMask);
+      reduceFullWarp<S>(shared, v, addressesOf(addr, shared), kFullMask);
     else
-      reduceSegmented<S>(b, v, addr, mask, peers);
+      reduceSegmented<S>(shared, v, addressesOf(addr, shared), mask, peers);
   }
 }
 

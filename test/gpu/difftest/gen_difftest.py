@@ -56,7 +56,8 @@ FEATURES = [
     "fixed", "devfn-ptr", "devfn-buf", "key-lane", "key-uniform", "key-mixed",
     "nested-if", "else-arm", "continue", "continue-deep", "early-return",
     "return-in-loop", "loop-term", "per-lane-bound", "tiles", "multi-group",
-    "double", "int", "mixed-types", "cond-field", "lane-cond-field", "state",
+    "double", "int", "mixed-types", "cond-field", "lane-cond-field",
+    "lane-cond-else", "lane-cond-nested", "state",
     "alias-param", "read-between", "read-alias", "goto", "unroll-channel",
     "channel", "template", "shadow", "make-call", "user-atomic", "macro",
     "vector-field", "side-effect-cond",
@@ -677,11 +678,7 @@ class Gen(Kernel):
             self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (name, key, self.value()))
             return "float"
         if kind == "lane-cond":
-            self.feature("lane-cond-field")
-            name, _ = self.elem_param("float", 1)
-            self.emit(d, "if (%s)" % self.lane_cond())
-            self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (name, key, self.value()))
-            return "float"
+            return self.lane_cond_fields(d, key)
         if kind in ("read", "alias"):
             return self.read_between(d, key, kind == "alias")
         if kind == "user":
@@ -698,6 +695,27 @@ class Gen(Kernel):
             self.emit(d, "atomicAdd(&%s[%s], %s);" % (alias, key, self.value()))
             return "float"
         raise AssertionError(kind)
+
+    def lane_cond_fields(self, d, key):
+        """Fields under a lane-dependent if: one arm, both arms of an if/else
+        (other fields or the same ones), or nested ifs."""
+        self.feature("lane-cond-field")
+        name, _ = self.elem_param("float", 1)
+        shape = self.rng.random()
+        self.emit(d, "if (%s) {" % self.lane_cond())
+        self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (name, key, self.value()))
+        if shape < 0.3:
+            self.feature("lane-cond-else")
+            other = name if self.rng.random() < 0.5 else self.elem_param("float", 1)[0]
+            self.emit(d, "} else {")
+            self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (other, key, self.value()))
+        elif shape < 0.5:
+            self.feature("lane-cond-nested")
+            inner, _ = self.elem_param("float", 1)
+            self.emit(d + 1, "if (%s)" % self.lane_cond())
+            self.emit(d + 2, "atomicAdd(&%s[%s], %s);" % (inner, key, self.value()))
+        self.emit(d, "}")
+        return "float"
 
     def read_between(self, d, key, through_alias):
         """An add, then a read of the same element (the thread's own add is

@@ -6,8 +6,10 @@
 // magnitudes) on fresh random inputs, with outputs poisoned to a base value
 // first (fields written through nullptr must keep it). Batches without and
 // with AlwaysSet ranges (every slot but the last issued with no presence or
-// null test; the last one tracked and sometimes null). `--small` runs a
-// subset for compute-sanitizer.
+// null test; the last one tracked and sometimes null), and with LaneSet
+// ranges (slot 0 always set, the others set by some lanes of a key and not
+// by others: the issuing lane may not have set the slot it issues).
+// `--small` runs a subset for compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,16 +38,29 @@ constexpr int kKeys = kWarps * 32;
 
 /// The batch under test: values only (Deferred: Fields, addresses rebuilt by
 /// addrOf, as the rewriter emits it) or values and addresses (Batch); every
-/// slot tracked, or (Always) every slot but the last always set.
-template <typename T, int N, bool Deferred, bool Always>
+/// slot tracked, or (Always) every slot but the last always set, or (Lane)
+/// slot 0 always set and the others LaneSet.
+template <typename T, int N, bool Deferred, bool Always, bool Lane>
 using BatchUnderTest = std::conditional_t<
-    Deferred,
-    std::conditional_t<Always,
-                       distwar::Fields<T, N, distwar::AlwaysSet<0, N - 1>>,
-                       distwar::Fields<T, N>>,
-    std::conditional_t<Always,
-                       distwar::Batch<T, N, distwar::AlwaysSet<0, N - 1>>,
-                       distwar::Batch<T, N>>>;
+    Lane,
+    std::conditional_t<
+        Deferred,
+        distwar::Fields<T, N, distwar::AlwaysSet<0, 1>, distwar::LaneSet<1, N>>,
+        distwar::Batch<T, N, distwar::AlwaysSet<0, 1>, distwar::LaneSet<1, N>>>,
+    std::conditional_t<
+        Deferred,
+        std::conditional_t<Always,
+                           distwar::Fields<T, N, distwar::AlwaysSet<0, N - 1>>,
+                           distwar::Fields<T, N>>,
+        std::conditional_t<Always,
+                           distwar::Batch<T, N, distwar::AlwaysSet<0, N - 1>>,
+                           distwar::Batch<T, N>>>>;
+
+/// Whether lane i sets LaneSet slot k (k >= 1): about half the lanes of a
+/// key, the same on the CPU.
+__host__ __device__ inline bool laneSets(int i, int k) {
+  return ((static_cast<unsigned>(i) * 2654435761u) >> (k + 3)) & 1u;
+}
 
 /// Stands for "no addrOf": the Batch form's own addresses are used.
 struct NoAddrOf {};
@@ -74,7 +89,8 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
   }
 }
 
-template <Variant V, Strategy S, typename T, int N, bool Deferred, bool Always>
+template <Variant V, Strategy S, typename T, int N, bool Deferred, bool Always,
+          bool Lane>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
                              unsigned nullFields, unsigned absentFields) {
@@ -86,11 +102,12 @@ __global__ void reduceKernel(T *out, const T *vals, const int *keys,
     return;
   const bool active = f & kActive;
   const int key = keys[i];
-  BatchUnderTest<T, N, Deferred, Always> b;
+  BatchUnderTest<T, N, Deferred, Always, Lane> b;
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
-      if (!((absentFields >> k) & 1u)) // a condition false in every lane
+      if (!((absentFields >> k) & 1u) && // a condition false in every lane
+          (!Lane || k == 0 || laneSets(i, k))) // one that differs by lane
         b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
               vals[i * N + k]);
   }
@@ -209,7 +226,7 @@ struct Options {
 };
 
 template <Variant V, Strategy S, typename T, int N, bool Deferred = false,
-          bool Always = false>
+          bool Always = false, bool Lane = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
   T *dOut, *dVals;
@@ -230,12 +247,16 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
       std::vector<T> vals(kThreads * N);
       for (T &v : vals)
         v = randomValue<T>(rng);
-      // A null address only where the batch tracks the slot.
+      // A null address only where the batch tracks the slot and a condition
+      // uniform across the lanes of a key leaves it unset.
       const unsigned nullFields =
-          (N >= 3 && (t == 1 || t == 32)) ? (Always ? 1u << (N - 1) : 2u) : 0u;
+          Lane ? 0u
+          : (N >= 3 && (t == 1 || t == 32)) ? (Always ? 1u << (N - 1) : 2u)
+                                            : 0u;
       // A tracked slot set by no lane at all (the runtime skips its tree).
       const unsigned absentFields =
-          (N >= 2 && (t == 0 || t == 16)) ? (Always ? 1u << (N - 1) : 1u) : 0u;
+          (N >= 2 && (t == 0 || t == 16)) ? (Always || Lane ? 1u << (N - 1) : 1u)
+                                          : 0u;
       std::vector<T> out(kKeys * N, base);
       gpucheck::require(cudaMemcpy(dOut, out.data(), sizeof(T) * out.size(),
                                    cudaMemcpyHostToDevice),
@@ -256,8 +277,10 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           " N=" + std::to_string(N) + " " + pattern.name + " threshold " +
           std::to_string(t) + (absentFields ? " (a slot absent)" : "") +
           (Deferred ? " (deferred addresses)" : "") +
-          (Always ? " (AlwaysSet<0, N - 1>)" : "");
-      reduceKernel<V, S, T, N, Deferred, Always><<<kThreads / kBlock, kBlock>>>(
+          (Always ? " (AlwaysSet<0, N - 1>)" : "") +
+          (Lane ? " (LaneSet<1, N>)" : "");
+      reduceKernel<V, S, T, N, Deferred, Always, Lane>
+          <<<kThreads / kBlock, kBlock>>>(
           dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
       gpucheck::waitOrDie(what);
@@ -274,7 +297,8 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
         if ((in.flags[i] & kExit) || !(in.flags[i] & kActive))
           continue;
         for (int k = 0; k < N; ++k) {
-          if (((nullFields | absentFields) >> k) & 1u)
+          if ((((nullFields | absentFields) >> k) & 1u) ||
+              (Lane && k > 0 && !laneSets(i, k)))
             continue;
           const size_t slot = static_cast<size_t>(in.keys[i]) * N + k;
           refInt[slot] += vals[i * N + k];
@@ -350,6 +374,21 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
     runCase<Variant::kUniform, Strategy::kLeader, T, N, true, true>(tally, rng,
                                                                     opt);
     runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, false, true>(
+        tally, rng, opt);
+    // LaneSet ranges (fields under a per-lane condition), both forms.
+    runCase<Variant::kSerial, Strategy::kLeader, T, N, true, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, true, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kSerial, Strategy::kTreeLaneK, T, N, false, false, true>(
         tally, rng, opt);
   }
 }
