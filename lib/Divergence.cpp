@@ -525,8 +525,14 @@ Reason planActiveFlag(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     size_t A = BodyIndex(O->First), B = BodyIndex(O->Last);
     if (A == Stmts.size() || B == Stmts.size())
       return Reason::SeveralGroupsInIteration;
-    for (size_t P : llvm::concat<size_t>(ContinueHolders, Holders))
+    for (size_t P : ContinueHolders)
       if (A <= P && P < B)
+        return Reason::SeveralGroupsInIteration;
+    // Nor at its end: the guards closed after a holder that is the other
+    // group's last statement would close before that group's reduction
+    // (a group nested inside the holder reduces inside it).
+    for (size_t P : Holders)
+      if (A <= P && (P < B || (P == B && Stmts[P] == O->Last)))
         return Reason::SeveralGroupsInIteration;
   }
 
