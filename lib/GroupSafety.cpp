@@ -150,6 +150,38 @@ bool isBuiltinOperatorCall(const CXXOperatorCallExpr *Op) {
                       [](const Expr *A) { return isBuiltinOperand(A); });
 }
 
+/// `p` as a condition, `p != nullptr`, `p == 0`, `NULL != p`: a test of a
+/// pointer variable against null.
+static bool isNullTestOfVariable(const Stmt *S, ASTContext &Ctx) {
+  auto IsVariable = [](const Expr *E) {
+    return isa<DeclRefExpr>(E->IgnoreParenImpCasts()) &&
+           E->IgnoreParenImpCasts()->getType()->isPointerType();
+  };
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S))
+    return ICE->getCastKind() == CK_PointerToBoolean &&
+           IsVariable(ICE->getSubExpr());
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->getNumArgs() == 2 &&
+             (Op->getOperator() == OO_EqualEqual ||
+              Op->getOperator() == OO_ExclaimEqual) &&
+             isBuiltinOperatorCall(Op)) {
+    L = Op->getArg(0);
+    R = Op->getArg(1);
+  } else {
+    return false;
+  }
+  auto IsNull = [&](const Expr *E) {
+    return E->IgnoreParenImpCasts()->getType()->isNullPtrType() ||
+           (!E->isValueDependent() &&
+            E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull));
+  };
+  return (IsVariable(L) && IsNull(R)) || (IsNull(L) && IsVariable(R));
+}
+
 namespace {
 
 /// Walks statements looking for what would make deferring atomics wrong.
@@ -238,9 +270,7 @@ private:
     if (isa<AsmStmt>(S))
       return fail(Reason::CallBetween);
     // Testing a buffer pointer for null reads no memory (conditional fields).
-    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
-        ICE && ICE->getCastKind() == CK_PointerToBoolean &&
-        isa<DeclRefExpr>(ICE->getSubExpr()->IgnoreParenImpCasts()))
+    if (isNullTestOfVariable(S, Function->getASTContext()))
       return;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       // `a = b` of a trivially copyable struct (float2, a user's POD) is a

@@ -230,11 +230,13 @@ bool inOneLane(const AtomicSite &S) {
   return false;
 }
 
-/// Reasons that say only how the site looks; an already reduced function is
+/// Reasons that say only how the site looks (or that its kind of atomic is
+/// not batched, such as a system-scope add); an already reduced function is
 /// left alone for a better reason.
 bool isFormReason(Reason R) {
   switch (R) {
   case Reason::None:
+  case Reason::UnsupportedAtomic:
   case Reason::MacroExpansion:
   case Reason::AddressNotDecomposed:
   case Reason::BufferNotUniform:
