@@ -1,13 +1,16 @@
 """Fits 3D Gaussians to synthetic images with a 3DGS rasterizer
 (diff-gaussian-rasterization's Python API) and Adam, once with its plain
-build and twice with its distwar build, in one process, iteration by
-iteration (side by side on the GPU):
+build and three times with its distwar build, in one process, iteration by
+iteration (side by side on the GPU, the order of the runs rotating from one
+iteration to the next):
 
   plain      the rasterizer as published
   distwar    the one-line setup.py change; thresholds tuned by the launches
              themselves (nothing set)
   fixed      the same build, DISTWAR_THRESHOLD set to the threshold a short
              tuned run settled on first (what tuning should match)
+  control    a second copy of `fixed`: how much two identical builds differ
+             in this process (the noise floor of the overhead figure)
 
     train_gaussians.py --plain DIR --distwar DIR --out DIR [--iterations N]
 
@@ -240,10 +243,19 @@ def main():
     fixed = load_rasterizer(copy_package(args.distwar, os.path.join(work, "fixed")), "dgr_fixed",
                             {"DISTWAR_THRESHOLD": str(fixed_threshold)})
 
-    runs = [Run("plain", plain, init), Run("distwar", tuned, init), Run("fixed", fixed, init)]
+    # A second copy of the fixed run: what two identical builds differ by in
+    # this process (the noise floor of the overhead figure).
+    control = load_rasterizer(copy_package(args.distwar, os.path.join(work, "control")),
+                              "dgr_control", {"DISTWAR_THRESHOLD": str(fixed_threshold)})
+
+    runs = [Run("plain", plain, init), Run("distwar", tuned, init), Run("fixed", fixed, init),
+            Run("control", control, init)]
     for i in range(args.iterations):
         camera, target = train_views[order[i]], train_targets[order[i]]
-        for r in runs:
+        # Each run goes first, second and third equally often: a run's place
+        # in the iteration (caches, clocks) must not count as its speed.
+        k = i % len(runs)
+        for r in runs[k:] + runs[:k]:
             r.step(camera, target)
         torch.cuda.synchronize()
         for r in runs:
@@ -279,14 +291,23 @@ def main():
     for r in runs:
         s = results["runs"][r.name]
         label = {"plain": "plain", "distwar": "distwar, tuned by its launches",
-                 "fixed": "distwar, DISTWAR_THRESHOLD=%d" % fixed_threshold}[r.name]
+                 "fixed": "distwar, DISTWAR_THRESHOLD=%d" % fixed_threshold,
+                 "control": "distwar, DISTWAR_THRESHOLD=%d (a second copy)" % fixed_threshold
+                 }[r.name]
         print("| %s | %.3f | %.3f | %.2fx | %.2f dB |" % (
             label, s["iteration_ms"], s["backward_ms"],
             base["iteration_ms"] / s["iteration_ms"], s["test_psnr"]))
-    t, f_ = results["runs"]["distwar"], results["runs"]["fixed"]
-    print("tuning overhead vs the fixed threshold: %+.2f%% per iteration (mean), %+.2f%% (median)"
+    t, f_, c = results["runs"]["distwar"], results["runs"]["fixed"], results["runs"]["control"]
+    print("two identical fixed builds differ by: %+.2f%% per iteration (mean), %+.2f%% (median); "
+          "backward %+.2f%%"
+          % (100 * (c["iteration_ms"] / f_["iteration_ms"] - 1),
+             100 * (c["iteration_ms_median"] / f_["iteration_ms_median"] - 1),
+             100 * (c["backward_ms"] / f_["backward_ms"] - 1)))
+    print("tuning overhead vs the fixed threshold: %+.2f%% per iteration (mean), %+.2f%% (median); "
+          "backward %+.2f%%"
           % (100 * (t["iteration_ms"] / f_["iteration_ms"] - 1),
-             100 * (t["iteration_ms_median"] / f_["iteration_ms_median"] - 1)))
+             100 * (t["iteration_ms_median"] / f_["iteration_ms_median"] - 1),
+             100 * (t["backward_ms"] / f_["backward_ms"] - 1)))
     return 0
 
 
