@@ -120,12 +120,11 @@ public:
     for (const Stmt *A : S.Ancestors) {
       if (A == G.Scope)
         return Cond;
-      const auto *If = dyn_cast<IfStmt>(A);
-      if (If && Child != If->getCond() && llvm::is_contained(G.LaneIfs, If)) {
+      if (isLaneIfAbove(A, Child, G)) {
         Child = A; // a lane-dependent if is not repeated (see siteCondition)
         continue;
       }
-      if (If) {
+      if (const auto *If = dyn_cast<IfStmt>(A)) {
         if (If->getInit() || If->getConditionVariable() || If->isConsteval() ||
             !stable(If->getCond(), /*AllowChannel=*/false))
           return std::nullopt;

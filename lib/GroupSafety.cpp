@@ -699,8 +699,7 @@ static bool isUnconditionalIn(const AtomicSite &S, const SiteGroup &G,
     Child = A;
     if (A == G.Scope)
       return true;
-    if (const auto *If = dyn_cast<IfStmt>(A);
-        If && Below != If->getCond() && llvm::is_contained(G.LaneIfs, If))
+    if (isLaneIfAbove(A, Below, G))
       continue;
     if (isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr>(A) ||
         isInvocationWrapper(S, A))

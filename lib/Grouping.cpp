@@ -74,6 +74,11 @@ static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
   G.Last = childOfScope(Last, G.Scope);
 }
 
+bool isLaneIfAbove(const Stmt *A, const Stmt *Child, const SiteGroup &G) {
+  const auto *If = dyn_cast<IfStmt>(A);
+  return If && Child != If->getCond() && llvm::is_contained(G.LaneIfs, If);
+}
+
 bool underLaneIf(const AtomicSite &S, const SiteGroup &G) {
   return llvm::any_of(S.Ancestors, [&](const Stmt *A) {
     return llvm::is_contained(G.LaneIfs, A);

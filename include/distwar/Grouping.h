@@ -35,6 +35,12 @@ struct SiteGroup {
 /// Whether site \p S lies under one of \p G's LaneIfs.
 bool underLaneIf(const AtomicSite &S, const SiteGroup &G);
 
+/// Whether \p A, reached from its child \p Child on a site's path to the
+/// scope, is one of \p G's LaneIfs with the site in a branch (not in the
+/// condition).
+bool isLaneIfAbove(const clang::Stmt *A, const clang::Stmt *Child,
+                   const SiteGroup &G);
+
 /// Forms groups from every site without a site-level reason. Groups are in
 /// source order of their first site; Why is not decided here. A site under
 /// plain `if`s whose conditions may differ across lanes stays in its group

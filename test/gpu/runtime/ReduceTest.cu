@@ -40,21 +40,16 @@ constexpr int kKeys = kWarps * 32;
 /// addrOf, as the rewriter emits it) or values and addresses (Batch); every
 /// slot tracked, or (Always) every slot but the last always set, or (Lane)
 /// slot 0 always set and the others LaneSet.
+template <template <typename, int, typename...> class Form, typename T, int N,
+          bool Always, bool Lane>
+using WithRanges = std::conditional_t<
+    Lane, Form<T, N, distwar::AlwaysSet<0, 1>, distwar::LaneSet<1, N>>,
+    std::conditional_t<Always, Form<T, N, distwar::AlwaysSet<0, N - 1>>,
+                       Form<T, N>>>;
 template <typename T, int N, bool Deferred, bool Always, bool Lane>
-using BatchUnderTest = std::conditional_t<
-    Lane,
-    std::conditional_t<
-        Deferred,
-        distwar::Fields<T, N, distwar::AlwaysSet<0, 1>, distwar::LaneSet<1, N>>,
-        distwar::Batch<T, N, distwar::AlwaysSet<0, 1>, distwar::LaneSet<1, N>>>,
-    std::conditional_t<
-        Deferred,
-        std::conditional_t<Always,
-                           distwar::Fields<T, N, distwar::AlwaysSet<0, N - 1>>,
-                           distwar::Fields<T, N>>,
-        std::conditional_t<Always,
-                           distwar::Batch<T, N, distwar::AlwaysSet<0, N - 1>>,
-                           distwar::Batch<T, N>>>>;
+using BatchUnderTest =
+    std::conditional_t<Deferred, WithRanges<distwar::Fields, T, N, Always, Lane>,
+                       WithRanges<distwar::Batch, T, N, Always, Lane>>;
 
 /// Whether lane i sets LaneSet slot k (k >= 1): about half the lanes of a
 /// key, the same on the CPU.
