@@ -731,6 +731,7 @@ void iterationExits(const Stmt *S, bool Nested, bool &Continue, bool &Other) {
 void splitAtContinues(const std::vector<AtomicSite> &Sites,
                       std::vector<SiteGroup> &Groups) {
   std::vector<SiteGroup> Out;
+  unsigned Splits = 0;
   for (SiteGroup &G : Groups) {
     if (G.Why != Reason::None || !G.Scope || !G.First || !G.Last ||
         G.Sites.size() < 2) {
@@ -759,6 +760,7 @@ void splitAtContinues(const std::vector<AtomicSite> &Sites,
     }
     SiteGroup Part = G;
     Part.Sites.clear();
+    Part.SplitId = ++Splits;
     auto Flush = [&] {
       if (Part.Sites.empty())
         return;

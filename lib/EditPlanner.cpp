@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
+#include <cassert>
 #include <map>
 
 using namespace clang;
@@ -40,10 +41,6 @@ std::string siteTableName(llvm::StringRef FilePath) {
 }
 
 namespace {
-
-/// distwar::kMaxBatchFields (runtime/include/distwar/batch.cuh): the most
-/// slots a batch keeps, and the longest channel loop unrolled wholly.
-constexpr int kMaxBatchFields = 32;
 
 /// Insertions at one offset are ordered by rank, then by planning order.
 enum Rank {
@@ -194,6 +191,8 @@ public:
       Points.push_back(afterStatement(S));
     if (F.PrevHolder)
       Points.push_back(afterStatement(F.PrevHolder));
+    for (const FlagPlan::PartEnd &E : F.PartEnds)
+      Points.push_back(afterStatement(E.Holder));
     if (cutsConditional(F.Body->getLBracLoc(), F.Body->getRBracLoc(), Points,
                         /*InsideOk=*/false))
       return Reason::PreprocessorConditional;
@@ -309,8 +308,11 @@ public:
     else
       Live = LiveNames[F.Body];
     bool HasLive = !F.LiveInit.empty();
+    // Lanes that completed the group (or its first part) reduce, whether or
+    // not they are still live at the reduction.
+    bool UsesReached = F.GroupUnderIf || !F.PartEnds.empty();
     std::string Decls;
-    if (F.GroupUnderIf)
+    if (UsesReached)
       Decls += " bool " + Reached + " = false;";
     std::optional<std::string> AddrOf = deferredAddresses(G, Key);
     Decls += " " + batchType(G, AddrOf.has_value(), Size) + " " + Batch + "; " +
@@ -375,13 +377,25 @@ public:
     if (F.GroupUnderIf)
       add(afterStatement(G.Last), 0, Capture + " " + Reached + " = true;",
           RankReduce);
-    std::string Tail = F.GroupUnderIf ? "" : Capture;
+    // The first part captures the key; each part closes its guards and
+    // reopens one for the next.
+    for (const FlagPlan::PartEnd &E : F.PartEnds) {
+      assert(HasLive && "parts joined across continues have a live flag");
+      std::string Text = &E == &F.PartEnds.front()
+                             ? Capture + " " + Reached + " = true;"
+                             : std::string();
+      if (E.GuardsOpen)
+        Text += " " + std::string(E.GuardsOpen, '}');
+      add(afterStatement(E.Holder), 0, Text + " if (" + Live + ") {",
+          RankReduce);
+    }
+    std::string Tail = UsesReached ? "" : Capture;
     Tail += " " + std::string(Open, '}');
     if (Open)
       Tail += " ";
-    std::string Active = F.GroupUnderIf ? Reached
-                         : HasLive      ? Live
-                                        : std::string("true");
+    std::string Active = UsesReached ? Reached
+                         : HasLive   ? Live
+                                     : std::string("true");
     Tail +=
         std::string("::distwar::") +
         (D.Kind == GroupVariant::ButterflyUniform ? "reduceButterflyUniform("
@@ -648,11 +662,12 @@ private:
         std::string(Deferred ? "::distwar::Fields<" : "::distwar::Batch<") +
         Sites[G.Sites.front()].TypeText + ", " + Size;
     enum class Presence { Tracked, Always, Lane };
+    assert(Slots.size() == G.Sites.size() && "one slot per site, in order");
     auto PresenceOf = [&](size_t K) {
       if (K == Slots.size())
         return Presence::Tracked;
       const AtomicSite &S = Sites[Slots[K].Site];
-      if (underLaneIf(S, G))
+      if (underLaneIf(S, G) || (G.AfterContinue && K >= G.AfterContinue))
         return Presence::Lane;
       std::optional<std::string> Cond = siteCondition(Ctx, S, G);
       return !MayJump && Cond && Cond->empty() && !inConditionalBlock(G, S)

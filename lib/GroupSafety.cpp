@@ -664,24 +664,27 @@ static llvm::ArrayRef<Stmt *> regionOf(const SiteGroup &G) {
   return Body.slice(Begin, End - Begin + 1);
 }
 
-static const Stmt *exitIn(const Stmt *S, bool Nested) {
+static const Stmt *exitIn(const Stmt *S, bool Nested,
+                          llvm::ArrayRef<const ContinueStmt *> Converted = {}) {
   if (!S)
     return nullptr;
   if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S))
     return S;
-  if (isa<BreakStmt, ContinueStmt>(S) && !Nested)
+  if (isa<BreakStmt, ContinueStmt>(S) && !Nested &&
+      !llvm::is_contained(Converted, S))
     return S;
   bool ChildNested =
       Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
   for (const Stmt *Child : S->children())
-    if (const Stmt *Exit = exitIn(Child, ChildNested))
+    if (const Stmt *Exit = exitIn(Child, ChildNested, Converted))
       return Exit;
   return nullptr;
 }
 
-const Stmt *findIterationExit(const SiteGroup &G) {
+const Stmt *findIterationExit(const SiteGroup &G,
+                              llvm::ArrayRef<const ContinueStmt *> Converted) {
   for (const Stmt *S : regionOf(G))
-    if (const Stmt *Exit = exitIn(S, false))
+    if (const Stmt *Exit = exitIn(S, false, Converted))
       return Exit;
   return nullptr;
 }
@@ -742,7 +745,8 @@ static bool isSiteStatement(const std::vector<AtomicSite> &Sites,
 }
 
 Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-                        const SiteGroup &G) {
+                        const SiteGroup &G,
+                        llvm::ArrayRef<const ContinueStmt *> Converted) {
   if (G.Why != Reason::None)
     return G.Why;
   llvm::DenseSet<const VarDecl *> Buffers;
@@ -752,7 +756,7 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       return Reason::ConditionalSite;
     Buffers.insert(Sites[I].Buffer);
   }
-  if (findIterationExit(G))
+  if (findIterationExit(G, Converted))
     return Reason::LeavesIteration;
   // Opaque call keys differing in constant arguments (one texel's channels)
   // share a primitive only when every lane evaluates the same call.

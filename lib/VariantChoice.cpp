@@ -6,6 +6,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseMap.h"
+#include <cassert>
 
 using namespace clang;
 
@@ -51,6 +52,110 @@ static bool ownsItsPrimitive(const std::vector<AtomicSite> &Sites,
     return iterationOf(S) == Body && Value && Value->isLocalVarDecl() &&
            accumulatesInLoop(Body, Value, false);
   });
+}
+
+/// The number of fields \p G's sites add, or nullopt when a channel loop's
+/// trip count is not a constant.
+static std::optional<int64_t> fieldCount(ASTContext &Ctx,
+                                         const std::vector<AtomicSite> &Sites,
+                                         const SiteGroup &G) {
+  int64_t Count = 0;
+  for (size_t I : G.Sites) {
+    const ChannelLoop *CL = Sites[I].Channel ? &*Sites[I].Channel : nullptr;
+    if (!CL) {
+      ++Count;
+      continue;
+    }
+    Expr::EvalResult L, U;
+    if (CL->Lower->isValueDependent() || CL->Upper->isValueDependent() ||
+        !CL->Lower->EvaluateAsInt(L, Ctx) || !CL->Upper->EvaluateAsInt(U, Ctx))
+      return std::nullopt;
+    Count += std::max<int64_t>(
+        0, U.Val.getInt().getExtValue() - L.Val.getInt().getExtValue());
+  }
+  return Count;
+}
+
+/// Whether the butterflies \p P and \p Q, consecutive parts of one group
+/// split at a per-lane continue, may become one reduction: both directly in
+/// the loop body (no holder if), Q the segment right after P, and their
+/// fields fit one batch.
+static bool joinable(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                     const SiteGroup &P, const VariantDecision &DP,
+                     const SiteGroup &Q, const VariantDecision &DQ) {
+  if (!P.SplitId || P.SplitId != Q.SplitId || P.Why != Reason::None ||
+      Q.Why != Reason::None || DP.Kind == GroupVariant::Serial ||
+      DQ.Kind == GroupVariant::Serial)
+    return false;
+  const FlagPlan &FP = DP.Flags, &FQ = DQ.Flags;
+  if (FP.Body != FQ.Body || FP.GroupUnderIf || FQ.GroupUnderIf ||
+      FQ.Segment != FP.Segment + 1 || FQ.PrevHolder != FP.Holder ||
+      FQ.LiveInit.empty())
+    return false;
+  std::optional<int64_t> NP = fieldCount(Ctx, Sites, P);
+  std::optional<int64_t> NQ = fieldCount(Ctx, Sites, Q);
+  return NP && NQ && *NP + *NQ <= kMaxBatchFields;
+}
+
+/// Joins consecutive parts of a group split at per-lane continues into one
+/// butterfly where the continues became `live = false` anyway: one batch,
+/// the later parts' fields LaneSet slots, one reduction after the last part
+/// with the lanes that completed the first part active (FlagPlan::PartEnds).
+/// The joined group must be safe as a whole (reads between the parts now
+/// run before the first part's atomics).
+static void joinContinueParts(ASTContext &Ctx,
+                              const std::vector<AtomicSite> &Sites,
+                              std::vector<SiteGroup> &Groups,
+                              std::vector<VariantDecision> &Decisions) {
+  assert(Groups.size() == Decisions.size());
+  for (size_t I = 0; I + 1 < Groups.size();) {
+    SiteGroup &P = Groups[I];
+    const SiteGroup &Q = Groups[I + 1];
+    VariantDecision &DP = Decisions[I];
+    const VariantDecision &DQ = Decisions[I + 1];
+    if (!joinable(Ctx, Sites, P, DP, Q, DQ)) {
+      ++I;
+      continue;
+    }
+    SiteGroup Joined = P;
+    Joined.Sites.insert(Joined.Sites.end(), Q.Sites.begin(), Q.Sites.end());
+    Joined.Last = Q.Last;
+    for (const IfStmt *If : Q.LaneIfs)
+      if (!llvm::is_contained(Joined.LaneIfs, If))
+        Joined.LaneIfs.push_back(If);
+    if (!Joined.AfterContinue)
+      Joined.AfterContinue = P.Sites.size();
+    assert(DP.Flags.Continues == DQ.Flags.Continues &&
+           "segments of one iteration share its converted continues");
+    if (checkGroupSafety(Ctx, Sites, Joined, DP.Flags.Continues) !=
+        Reason::None) {
+      ++I;
+      continue;
+    }
+    const FlagPlan &FQ = DQ.Flags;
+    VariantDecision D = DP;
+    D.Flags.PartEnds.push_back({DP.Flags.Holder, DP.Flags.GuardsOpen});
+    D.Flags.Holder = FQ.Holder;
+    D.Flags.GuardsOpen = FQ.GuardsOpen;
+    D.Flags.GuardTrailing = FQ.GuardTrailing;
+    if (D.Kind != DQ.Kind)
+      D.Kind = GroupVariant::Butterfly; // one of them checks its key
+    if (D.Note == Reason::None)
+      D.Note = DQ.Note;
+    for (size_t J = 0; J < Groups.size(); ++J) {
+      FlagPlan &F = Decisions[J].Flags;
+      if (J == I || J == I + 1 || F.Body != DP.Flags.Body)
+        continue;
+      --F.Segments;
+      if (F.Segment > FQ.Segment)
+        --F.Segment;
+    }
+    --D.Flags.Segments;
+    P = std::move(Joined);
+    DP = std::move(D);
+    Groups.erase(Groups.begin() + I + 1);
+    Decisions.erase(Decisions.begin() + I + 1);
+  }
 }
 
 std::vector<VariantDecision>
@@ -136,6 +241,7 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       if (!Wants[I])
         Decisions[I].Kind = GroupVariant::Serial;
   }
+  joinContinueParts(Ctx, Sites, Groups, Decisions);
   return Decisions;
 }
 

@@ -76,6 +76,17 @@ struct FlagPlan {
   const clang::Stmt *PrevHolder = nullptr;
   /// Guards still open at this group's holder (closed before its reduction).
   unsigned GuardsOpen = 0;
+  /// A group joined across converted continues keeps the guards of its
+  /// parts: at the holder of each part but the last, the key is captured,
+  /// Reached set and the part's guards closed and reopened as one
+  /// `if (live) {`; the one reduction after the last holder takes Reached
+  /// as its activity (the lanes that continued later still add the fields
+  /// they set before).
+  struct PartEnd {
+    const clang::Stmt *Holder;
+    unsigned GuardsOpen;
+  };
+  std::vector<PartEnd> PartEnds;
   /// `if (c) return;` before the loop, rewritten as
   /// `bool distwar_returned = (c);` (its lanes run the loop with the flag
   /// down).

@@ -17,6 +17,10 @@ namespace distwar {
 
 enum class Variant { Serial, Floor, Auto, Butterfly };
 
+/// distwar::kMaxBatchFields (runtime/include/distwar/batch.cuh): the most
+/// slots a batch keeps, and the longest channel loop unrolled wholly.
+constexpr int kMaxBatchFields = 32;
+
 struct VariantDecision;
 
 struct PlannedEdits {

@@ -15,15 +15,20 @@
 
 namespace distwar {
 
-/// Reason::None when \p G may be batched as the serial variant.
-Reason checkGroupSafety(clang::ASTContext &Ctx,
-                        const std::vector<AtomicSite> &Sites,
-                        const SiteGroup &G);
+/// Reason::None when \p G may be batched as the serial variant, or, with
+/// \p Converted (the continues an active flag turns into `live = false`), as
+/// one butterfly across them.
+Reason checkGroupSafety(
+    clang::ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+    const SiteGroup &G,
+    llvm::ArrayRef<const clang::ContinueStmt *> Converted = {});
 
 /// The first break/continue/return/goto in the region of \p G that leaves the
-/// iteration, or null. Kept apart so that a divergence pass can convert what
-/// it can prove instead of refusing.
-const clang::Stmt *findIterationExit(const SiteGroup &G);
+/// iteration, other than the \p Converted continues, or null. Kept apart so
+/// that a divergence pass can convert what it can prove instead of refusing.
+const clang::Stmt *
+findIterationExit(const SiteGroup &G,
+                  llvm::ArrayRef<const clang::ContinueStmt *> Converted = {});
 
 /// Reason::None when \p G's atomics may also be deferred past \p Stmts
 /// (which neither touch its buffers nor leave the iteration).

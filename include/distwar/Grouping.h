@@ -28,6 +28,14 @@ struct SiteGroup {
   /// conditions may differ across lanes: the fields of the sites under them
   /// are set by some lanes of a key and not others (LaneSet slots).
   llvm::SmallVector<const clang::IfStmt *, 2> LaneIfs;
+  /// Parts of one group split at per-lane `continue`s share a nonzero
+  /// SplitId (splitAtContinues); 0 for a group that was not split.
+  unsigned SplitId = 0;
+  /// In a group joined again across converted continues, the position in
+  /// Sites of the first site after the first continue: the fields from there
+  /// on are set only by the lanes that did not continue (LaneSet slots). 0
+  /// when the group was not joined.
+  size_t AfterContinue = 0;
   Reason Why = Reason::None;
   std::string Name; ///< "<function>#k" once batched
 };

@@ -151,10 +151,11 @@ __global__ void perGaussian(float *ga, float *gb, const float *x, int n) {
 // CHECK-NEXT: atomicAdd(&gb[idx], 2.f * s);
 // REPORT: group perGaussian@{{[0-9]+}}: unchanged key=idx type=float sites=2 [DW0027 distinct-keys
 
-// A group split by one more per-lane continue (KERNELS.md section 1): two
-// groups, each with its own batch and reduction at the body's top level,
-// sharing the live flag; the second one's activity is the first one's and
-// the extra condition.
+// A group with one more per-lane continue between its sites: one batch and
+// one reduction. The fields after the continue are LaneSet slots; the key is
+// captured, and `reached` set, where the first part ends, and the reduction
+// after the last part takes every lane that reached it (a lane that
+// continued later still adds what it set before).
 __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
                       float cut) {
   __shared__ int ids[256];
@@ -178,21 +179,20 @@ __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
   gc[threadIdx.x] += T;
 }
 // CHECK-LABEL: __global__ void split(
-// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; int id;
+// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<1, 3>> distwar_batch0; int distwar_key0 = 0; int id;
 // CHECK-NEXT: const float a = x[threadIdx.x * n + j];
 // CHECK-NEXT: if (a <= 0.f)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
 // CHECK-NEXT: id = ids[j];
-// CHECK-NEXT: distwar_batch0.set(0, &gc[id], a * T); distwar_key0 = id; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gc[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK-NEXT: distwar_batch0.set(0, &gc[id], a * T); distwar_key0 = id; distwar_reached0 = true; } if (distwar_active0) {
 // CHECK-NEXT: T *= 1.f - a;
 // CHECK-NEXT: if (a < cut)
 // CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: distwar_batch1.set(0, &gm[id], a);
-// CHECK-NEXT: distwar_batch1.set(1, &go[id], T); distwar_key1 = id; }} ::distwar::reduceButterflyUniform(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 7), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gm[distwar_key1]; if (distwar_slot == 1) return &go[distwar_key1]; return nullptr; }); if (distwar_active0) {
+// CHECK-NEXT: distwar_batch0.set(1, &gm[id], a);
+// CHECK-NEXT: distwar_batch0.set(2, &go[id], T); }} ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gc[distwar_key0]; if (distwar_slot == 1) return &gm[distwar_key0]; if (distwar_slot == 2) return &go[distwar_key0]; return nullptr; }); if (distwar_active0) {
 // CHECK-NEXT: T += 0.5f;
 // CHECK-NEXT: } }
-// REPORT: group split#0: batched (butterfly-uniform) key=id type=float sites=1
-// REPORT: group split#1: batched (butterfly-uniform) key=id type=float sites=2
+// REPORT: group split#0: batched (butterfly-uniform) key=id type=float sites=3 slots=3
 
 // Two keys in one iteration, one after the other: both get the butterfly and
 // share the live flag.
@@ -206,7 +206,7 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
   }
 }
 // CHECK-LABEL: __global__ void twoKeys(
-// CHECK: distwar_batch0.set(0, &ga[i], v); distwar_key0 = i; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
-// CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], v); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 9), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gb[distwar_key1]; return nullptr; });
+// CHECK: distwar_batch0.set(0, &ga[i], v); distwar_key0 = i; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 7), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
+// CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], v); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gb[distwar_key1]; return nullptr; });
 // REPORT: group twoKeys#0: batched (butterfly-uniform) key=i
 // REPORT: group twoKeys#1: batched (butterfly) key=ids[i]

@@ -1,8 +1,9 @@
 """Fixed cases of the differential tester: self-written kernels of the shapes
 of the team's repros (../shared/repros: r1, r1b, d1-d6), in the harness's
-calling convention. Each is wrong with the tool of 2026-11 (issue 13), so a
-GPU run with that tool must report every one of them; they are kernels
-0..len(CASES)-1 of every generated set.
+calling convention, and of rewrite paths the generator rarely reaches (j1,
+j2: one butterfly joined across per-lane continues). Each of r1-d6 was
+wrong with an earlier tool, so a GPU run with that tool must report every one
+of them; they are kernels 0..len(CASES)-1 of every generated set.
 
 A case is (name, features, helpers, params, body): params are
 (declaration, kind, ...) with kind "in" (then the launcher's expression) or
@@ -163,6 +164,51 @@ CASES = [
       "    atomicAdd(&ga[id], x[tid * DT_TRIPS + j]);",
       "    atomicAdd(&gb[id], 1.f);",
       "  }"]),
+    # j1: colour channels, a per-lane continue, then geometry fields of the
+    # same primitive (one batch joined across the continue; the lanes that
+    # continued still add their colour).
+    ("j1", ["join-continue", "continue", "channel", "key-uniform"], [],
+     grads("ga", "gb") + [
+      ("float *gc", "atomic", "float", "DT_KEYS * 3"),
+      IDS, X, THR, N],
+     ["  const float t = thr[tid];",
+      "  for (int j = 0; j < n; j++) {",
+      "    const int id = ids[j];",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    if (v < t - 0.25f)",
+      "      continue;",
+      "    for (int c = 0; c < 3; c++)",
+      "      atomicAdd(&gc[id * 3 + c], v * (c + 1));",
+      "    if (v > t + 0.25f)",
+      "      continue;",
+      "    atomicAdd(&ga[id], 2.f * v);",
+      "    atomicAdd(&gb[id], v * v);",
+      "  }"]),
+    # j2: three parts, a key shared by half-warps, a two-branch field in the
+    # second part, state carried across iterations.
+    ("j2", ["join-continue", "continue", "lane-cond-else", "key-mixed",
+            "state"], [],
+     grads("ga", "gb", "gc", "gd") + [
+      X, THR,
+      ("float *out", "store", "float", "DT_TCAP"), N],
+     ["  const float t = thr[tid];",
+      "  float T = 1.f;",
+      "  for (int j = 0; j < n; j++) {",
+      "    const int id = (j + (int)(threadIdx.x % 32) / 16) % DT_KEYS;",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    atomicAdd(&ga[id], v);",
+      "    T *= 0.9f;",
+      "    if (v > t)",
+      "      continue;",
+      "    if (v > 0.5f * t)",
+      "      atomicAdd(&gb[id], T);",
+      "    else",
+      "      atomicAdd(&gc[id], v * T);",
+      "    if (v < 0.25f * t)",
+      "      continue;",
+      "    atomicAdd(&gd[id], 1.f);",
+      "  }",
+      "  out[tid] = T;"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
