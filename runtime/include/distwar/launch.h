@@ -10,13 +10,18 @@
 //     distwar_tuner0.end(distwar_ticket0); }
 //
 // so that the program's own launches tune the thresholds with no code from
-// its author (distwar/online_tuning.h says how). Per launch, begin():
-// - reads back the times of earlier timed launches whose events are done
-//   (cudaEventQuery: never a sync);
+// its author (distwar/online_tuning.h says how). Every begin() checks for a
+// pending error, the current device and whether the stream is being captured;
+// then it takes the steps that distwar/launch_schedule.h decides, each only
+// when that launch needs it:
 // - writes the thresholds this launch runs with into the translation unit's
 //   `__constant__` tables, ordered on the launch's stream
-//   (cudaMemcpyToSymbolAsync, only when they change);
+//   (cudaMemcpyToSymbolAsync), when they change;
+// - reads back the times of earlier timed launches whose events are done
+//   (cudaEventQuery: never a sync), at every launch while a search runs, and
+//   at timed launches otherwise;
 // - records a start event when the launch is timed; end() records the stop.
+// A settled launch that is not timed (31 in 32) takes none of these steps.
 // A stream that is being captured into a CUDA graph gets none of that: the
 // search stops where it is (settles on the best so far, for good, since the
 // graph's replays read the tables whenever they run), and the thresholds are
@@ -39,6 +44,7 @@
 #ifndef DISTWAR_LAUNCH_H
 #define DISTWAR_LAUNCH_H
 
+#include "distwar/launch_schedule.h"
 #include "distwar/online_tuning.h"
 #include "distwar/sites.h"
 
@@ -49,6 +55,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -111,8 +118,6 @@ class LaunchState final : public LaunchReporter {
 public:
   /// Timed launches in flight per device, at most.
   static constexpr int kEventPairs = 16;
-  /// Without tuning, one launch in this many is timed for the report.
-  static constexpr long long kReportSampleEvery = 32;
 
   LaunchState(std::vector<SiteEntry> sites, const Environment &env,
               uint64_t seed)
@@ -139,17 +144,20 @@ public:
     const Device *busiest = nullptr;
     for (const auto &entry : devices) {
       const Device &d = entry.second;
-      s.timedCalls += d.samples + d.tuner.settledSampleCount();
-      s.timedMs +=
-          d.samplesMs + d.tuner.settledMeanMs() * d.tuner.settledSampleCount();
-      if (!busiest || d.tuner.callCount() > busiest->tuner.callCount())
+      const OnlineTuner &tuner = d.schedule.tuner();
+      s.timedCalls +=
+          d.schedule.reportSampleCount() + tuner.settledSampleCount();
+      s.timedMs += d.schedule.reportSampleMs() +
+                   tuner.settledMeanMs() * tuner.settledSampleCount();
+      if (!busiest || tuner.callCount() > busiest->schedule.tuner().callCount())
         busiest = &d;
     }
     if (busiest) {
-      s.settled = busiest->tuner.settled();
-      s.searches = busiest->tuner.searches();
-      s.moves = busiest->tuner.moves();
-      s.lastSearch = busiest->tuner.lastSearch();
+      const OnlineTuner &tuner = busiest->schedule.tuner();
+      s.settled = tuner.settled();
+      s.searches = tuner.searches();
+      s.moves = tuner.moves();
+      s.lastSearch = tuner.lastSearch();
     }
     return s;
   }
@@ -167,59 +175,77 @@ public:
       cudaGetLastError();
       return t;
     }
-    Device &d = devices.try_emplace(device, options, seed).first->second;
+    Device &d = deviceState(device);
     if (d.broken)
       return t;
     t.device = device;
-    RelaxedCapture relaxed;
-    collect(d);
-    if (d.broken)
-      return t;
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
       // The legacy stream while another stream captures: nothing to do.
       cudaGetLastError();
       return t;
     }
+    // The calls below that another thread's capture in global mode forbids
+    // (event queries, allocations, pageable copies) run in relaxed mode; a
+    // launch that makes none (most, once settled) leaves the mode alone.
+    std::optional<RelaxedCapture> relaxed;
+    auto relax = [&relaxed] {
+      if (!relaxed)
+        relaxed.emplace();
+    };
     const bool passive = kernelTunerDepth() > 0;
+    const LaunchSchedule::Sites sites = currentSites(registry);
     if (status != cudaStreamCaptureStatusNone) {
-      d.frozen = true;
-      if (!passive)
-        setForCapture(d, stream);
+      d.schedule.freeze();
+      if (!passive) {
+        relax();
+        setForCapture(d, sites, stream);
+      }
       return t;
     }
-    if (!d.pinned && !preparePinned(d))
-      return t;
+    if (!d.pinned) {
+      relax();
+      if (!preparePinned(d))
+        return t;
+    }
 
-    OnlineTuner::Plan plan;
-    const bool canTime = !d.free.empty() && !passive;
-    if (!passive && tunes()) {
-      if (d.frozen)
-        plan.threshold = d.tuner.threshold();
-      else
-        plan = d.tuner.next(canTime);
-    }
-    if (plan.ticket < 0 && canTime && (!tunes() || d.frozen) &&
-        calls % kReportSampleEvery == 0)
-      plan.ticket = kReportSample;
-    if (d.generation != registry.generation) {
+    if (d.generation != sites.generation) {
       d.known.assign(entries.size(), -1);
-      d.generation = registry.generation;
+      d.generation = sites.generation;
     }
-    if (!passive && !write(d, stream, plan.threshold)) {
-      d.tuner.forget(plan.ticket);
-      return t;
+    if (d.schedule.collectsFirst(sites) && !d.inFlight.empty()) {
+      relax();
+      collect(d);
+      if (d.broken)
+        return t;
     }
-    if (plan.ticket != -1) {
-      const int pair = d.free.back();
-      if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
-        d.tuner.forget(plan.ticket);
+    const LaunchSchedule::Steps steps =
+        d.schedule.plan(sites, passive, d.free.size(), d.inFlight.size());
+    if (steps.write) {
+      relax();
+      if (!write(d, stream, steps.threshold)) {
+        d.schedule.forget(steps.ticket);
         return t;
       }
-      d.free.pop_back();
-      t.pair = pair;
-      t.ticket = plan.ticket;
+      d.schedule.written(steps, sites);
     }
+    if (steps.ticket == -1)
+      return t;
+    relax();
+    if (steps.collect)
+      collect(d);
+    if (d.broken || d.free.empty()) {
+      d.schedule.forget(steps.ticket);
+      return t;
+    }
+    const int pair = d.free.back();
+    if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
+      d.schedule.forget(steps.ticket);
+      return t;
+    }
+    d.free.pop_back();
+    t.pair = pair;
+    t.ticket = steps.ticket;
     return t;
   }
 
@@ -229,15 +255,13 @@ public:
     if (cudaPeekAtLastError() != cudaSuccess ||
         !check(d, cudaEventRecord(d.stops[t.pair], t.stream))) {
       d.free.push_back(t.pair);
-      d.tuner.forget(t.ticket);
+      d.schedule.forget(t.ticket);
       return;
     }
     d.inFlight.push_back({t.pair, t.ticket});
   }
 
 private:
-  static constexpr long long kReportSample = -2;
-
   struct InFlight {
     int pair;
     long long ticket;
@@ -245,12 +269,8 @@ private:
   /// Tables are per device, and so are times: each device tunes its own.
   struct Device {
     Device(const OnlineTunerOptions &options, uint64_t seed)
-        : tuner(options, seed) {}
-    OnlineTuner tuner;
-    /// A launch was captured: no more searching on this device.
-    bool frozen = false;
-    long long samples = 0;
-    double samplesMs = 0;
+        : schedule(options, seed) {}
+    LaunchSchedule schedule;
     /// Per entry, the value this state last wrote (-1: unknown).
     std::vector<int> known;
     unsigned long long generation = ~0ULL;
@@ -262,6 +282,15 @@ private:
     bool broken = false;
   };
 
+  /// The device's state; launches mostly come on the device of the last one.
+  Device &deviceState(int device) {
+    if (!last || device != lastDevice) {
+      last = &devices.try_emplace(device, options, seed).first->second;
+      lastDevice = device;
+    }
+    return *last;
+  }
+
   /// An error of ours stops the tuning on this device; it is cleared so
   /// that the program's next check does not take it for its own.
   bool check(Device &d, cudaError_t err) {
@@ -272,16 +301,22 @@ private:
     return false;
   }
 
-  /// Whether some site is left to launch tuning.
-  bool tunes() const {
-    if (!tuning)
-      return false;
-    for (const SiteEntry &e : entries) {
-      const ThresholdOrigin o = e.table->origin[e.index];
-      if (o == ThresholdOrigin::kDefault || o == ThresholdOrigin::kLaunchTuner)
-        return true;
+  /// Whether some site is left to launch tuning; it changes only with the
+  /// registry's generation (the setters and KernelTuners).
+  LaunchSchedule::Sites currentSites(const SiteRegistry &registry) {
+    if (!sitesKnown || cachedSites.generation != registry.generation) {
+      cachedSites.generation = registry.generation;
+      cachedSites.tuned = false;
+      for (const SiteEntry &e : entries) {
+        const ThresholdOrigin o = e.table->origin[e.index];
+        cachedSites.tuned = cachedSites.tuned ||
+                            o == ThresholdOrigin::kDefault ||
+                            o == ThresholdOrigin::kLaunchTuner;
+      }
+      cachedSites.tuned = cachedSites.tuned && tuning;
+      sitesKnown = true;
     }
-    return false;
+    return cachedSites;
   }
 
   /// What entry `i` should hold: the environment's value, the launch
@@ -315,16 +350,11 @@ private:
       float ms = 0;
       if (!check(d, q) || !check(d, cudaEventElapsedTime(&ms, d.starts[f.pair],
                                                          d.stops[f.pair]))) {
-        d.tuner.forget(f.ticket);
+        d.schedule.forget(f.ticket);
         continue;
       }
       d.free.push_back(f.pair);
-      if (f.ticket == kReportSample) {
-        ++d.samples;
-        d.samplesMs += ms;
-      } else {
-        d.tuner.record(f.ticket, ms);
-      }
+      d.schedule.record(f.ticket, ms);
     }
     d.inFlight.resize(kept);
   }
@@ -352,7 +382,8 @@ private:
 
   /// Writes the entries whose value changes; false on an error.
   bool write(Device &d, cudaStream_t stream, int tuned) {
-    // Most launches change nothing: no allocation for them.
+    // The environment's entries are written once; a launch that changes
+    // nothing allocates nothing.
     bool any = false;
     for (size_t i = 0; i < entries.size() && !any; ++i) {
       const int v = desired(i, tuned);
@@ -391,10 +422,11 @@ private:
 
   /// A captured launch: the graph gets copies from pinned memory, so each
   /// replay runs with what the tuner settled on.
-  void setForCapture(Device &d, cudaStream_t stream) {
+  void setForCapture(Device &d, const LaunchSchedule::Sites &sites,
+                     cudaStream_t stream) {
     if (!d.pinned)
       return;
-    const int tuned = tunes() ? d.tuner.threshold() : -1;
+    const int tuned = sites.tuned ? d.schedule.tuner().threshold() : -1;
     for (size_t i = 0; i < entries.size(); ++i) {
       const int v = desired(i, tuned);
       const SiteEntry &e = entries[i];
@@ -414,6 +446,10 @@ private:
   OnlineTunerOptions options;
   uint64_t seed;
   std::map<int, Device> devices;
+  Device *last = nullptr;
+  int lastDevice = -1;
+  LaunchSchedule::Sites cachedSites;
+  bool sitesKnown = false;
   long long calls = 0;
 };
 
