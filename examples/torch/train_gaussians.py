@@ -1,8 +1,8 @@
 """Fits 3D Gaussians to synthetic images with a 3DGS rasterizer
 (diff-gaussian-rasterization's Python API) and Adam, once with its plain
 build and three times with its distwar build, in one process, iteration by
-iteration (side by side on the GPU, the order of the runs rotating from one
-iteration to the next):
+iteration (side by side on the GPU, each run in every place and after every
+other run equally often):
 
   plain      the rasterizer as published
   distwar    the one-line setup.py change; thresholds tuned by the launches
@@ -181,6 +181,22 @@ class Run:
                                for c, t in zip(views, targets))
 
 
+def balanced_orders(n):
+    """Orders of n runs (Williams' design) over which every run takes every
+    place, and comes right after every other run, equally often."""
+    first, low, high = [0], 1, n - 1
+    while len(first) < n:
+        first.append(low)
+        low += 1
+        if len(first) < n:
+            first.append(high)
+            high -= 1
+    orders = [[(x + r) % n for x in first] for r in range(n)]
+    if n % 2:
+        orders += [order[::-1] for order in orders]
+    return orders
+
+
 def site_report(module, path):
     dwt.write_report(module._C, path)
     return dwt.read_report(path)
@@ -250,13 +266,16 @@ def main():
 
     runs = [Run("plain", plain, init), Run("distwar", tuned, init), Run("fixed", fixed, init),
             Run("control", control, init)]
+    # Each run takes each place in the iteration, and follows each other run,
+    # equally often: neither its place nor the run before it (caches, clocks,
+    # how far the host got ahead while the GPU ran a slow plain backward) may
+    # count as its speed. Rotating one order would put the same run after
+    # plain three times in four.
+    orders = balanced_orders(len(runs))
     for i in range(args.iterations):
         camera, target = train_views[order[i]], train_targets[order[i]]
-        # Each run goes first, second and third equally often: a run's place
-        # in the iteration (caches, clocks) must not count as its speed.
-        k = i % len(runs)
-        for r in runs[k:] + runs[:k]:
-            r.step(camera, target)
+        for k in orders[i % len(orders)]:
+            runs[k].step(camera, target)
         torch.cuda.synchronize()
         for r in runs:
             r.collect()
