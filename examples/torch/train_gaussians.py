@@ -272,10 +272,14 @@ def main():
     # count as its speed. Rotating one order would put the same run after
     # plain three times in four.
     orders = balanced_orders(len(runs))
+    before = {r.name: [] for r in runs}  # per iteration, the run before it
     for i in range(args.iterations):
         camera, target = train_views[order[i]], train_targets[order[i]]
+        previous = "none"
         for k in orders[i % len(orders)]:
             runs[k].step(camera, target)
+            before[runs[k].name].append(previous)
+            previous = runs[k].name
         torch.cuda.synchronize()
         for r in runs:
             r.collect()
@@ -295,12 +299,21 @@ def main():
             "final_loss": statistics.mean(r.losses[-50:]),
             "test_psnr": r.test_psnr(test_views, test_targets),
             "per_iteration_ms": r.iteration_ms,
+            "per_iteration_backward_ms": r.backward_ms,
+            "run_before": before[r.name],
         }
     sites = site_report(tuned, os.path.join(args.out, "distwar-report-now.jsonl"))
     results["distwar_sites"] = sites
     with open(os.path.join(args.out, "train.json"), "w") as f:
         json.dump(results, f)
 
+    # The bias the balanced orders remove: backward ms by the run before.
+    for r in runs:
+        by = {}
+        for ms, prev in list(zip(r.backward_ms, before[r.name]))[skip:]:
+            by.setdefault(prev, []).append(ms)
+        print("backward ms of %s by the run before it: %s" % (r.name, ", ".join(
+            "%s %.3f" % (prev, statistics.mean(v)) for prev, v in sorted(by.items()))))
     print("distwar sites (report of the tuned run): " + json.dumps(sites))
     print("%s, %dx%d, %d Gaussians, %d iterations, torch %s" % (
         results["device"], args.size, args.size, args.points, args.iterations, torch.__version__))
