@@ -66,9 +66,10 @@ public:
       : search(options, seed) {}
 
   /// Whether this launch reads back the finished timed launches before
-  /// plan(): while a search runs, every launch does.
+  /// plan(): while a search runs, every launch does; also once a capture
+  /// stopped it, since the times still in flight may yet decide it.
   bool collectsFirst(const Sites &sites) const {
-    return sites.tuned && !isFrozen && !search.settled();
+    return sites.tuned && !search.settled();
   }
 
   /// The steps of the next launch, once collectsFirst()'s reading back is

@@ -257,14 +257,27 @@ TEST(LaunchSchedule, FrozenStopsTheSearchAndSamples) {
   ASSERT_FALSE(d.schedule.tuner().settled());
   const int leading = d.schedule.tuner().threshold();
   d.schedule.freeze();
-  EXPECT_FALSE(d.schedule.collectsFirst(d.sites));
+  // The times still in flight come in as soon as they are done: they may
+  // change the leader; nothing else does.
+  EXPECT_TRUE(d.schedule.collectsFirst(d.sites));
   const long long searched = d.schedule.tuner().callCount();
   EXPECT_EQ(d.launch().threshold, leading);
-  // Times still in flight may change the leader; nothing else does.
   const Totals t = run(d, 639);
   EXPECT_EQ(d.schedule.tuner().callCount(), searched);
   EXPECT_EQ(d.table, d.schedule.tuner().threshold());
   EXPECT_EQ(t.timed, 20);
+}
+
+TEST(LaunchSchedule, FrozenWhileSettledTakesNoStepsButTheSample) {
+  Device d;
+  ASSERT_GT(d.settle(), 0);
+  d.schedule.freeze();
+  EXPECT_FALSE(d.schedule.collectsFirst(d.sites));
+  const Totals t = run(d, 3200);
+  EXPECT_EQ(t.writes, 0);
+  EXPECT_EQ(t.timed, 100);
+  EXPECT_LE(t.queries, 100 + Device::kPairs);
+  EXPECT_EQ(d.table, 12);
 }
 
 TEST(LaunchSchedule, TimesOnlyWithAPairThatMayBeFree) {
