@@ -457,6 +457,10 @@ private:
       if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
         Base = ASE->getBase();
         Index = ASE->getIdx();
+      } else if (const VarDecl *Accessor = subscriptedAccessor(Sub);
+                 Accessor && Member.empty()) {
+        keyByAddress(Site, Addr, Accessor);
+        return;
       }
     } else if (sumOperands(Addr)) {
       // buf + key * K + c, in any order: one pointer term, the rest index.
@@ -544,7 +548,7 @@ private:
   /// the variable of an enclosing constant-trip loop.
   void decomposeIndex(AtomicSite &Site, llvm::ArrayRef<const Expr *> Terms,
                       const std::string &Member) {
-    const Expr *Stride = nullptr, *StrideKey = nullptr;
+    const Expr *Stride = nullptr, *StrideKey = nullptr, *Other = nullptr;
     const DeclRefExpr *ChannelRef = nullptr;
     std::string Constants;
     unsigned Others = 0, Strides = 0;
@@ -572,7 +576,11 @@ private:
             continue;
           }
       ++Others;
+      Other = T;
     }
+    if (Strides == 0 && Others == 1 &&
+        keyPlusOffset(Site, Other, ChannelRef, Constants, Member))
+      return;
     if (ChannelRef && Strides != 1) {
       // A loop variable without a stride is a key (`&buf[i]`), not a field.
       ChannelRef = nullptr;
@@ -612,14 +620,48 @@ private:
                  enclosingLoopOf(Site, cast<VarDecl>(ChannelRef->getDecl())));
   }
 
-  /// Site.Channel from \p Loop, an enclosing loop of the site.
-  void setChannel(AtomicSite &Site, const ForStmt *Loop) {
+  /// `buf + key + c`, `&buf[key + 1]`, `buf + key + ch`: the one term that
+  /// is neither a constant nor a channel variable is the key, the rest an
+  /// offset added after it (a point's coordinates behind an offset computed
+  /// into a local, a texel's channels). False, deciding nothing, when there
+  /// is no offset or the loop variable is not a channel loop's (the sum is
+  /// then one key).
+  bool keyPlusOffset(AtomicSite &Site, const Expr *Key,
+                     const DeclRefExpr *ChannelRef, const std::string &Constants,
+                     const std::string &Member) {
+    std::optional<ChannelLoop> Channel;
+    if (ChannelRef) {
+      Channel = channelLoopOf(
+          Site, enclosingLoopOf(Site, cast<VarDecl>(ChannelRef->getDecl())));
+      if (!Channel)
+        return false;
+    } else if (Constants.empty()) {
+      return false;
+    }
+    std::string Offset =
+        Constants + (ChannelRef ? "+" + ChannelRef->getDecl()->getName().str()
+                                : std::string());
+    Site.Key = Key->IgnoreParenImpCasts();
+    Site.KeyText = sourceText(Site.Key, Ctx);
+    Site.FieldText = "[" + Offset + "]" + Member;
+    Site.Channel = Channel;
+    return true;
+  }
+
+  /// The channel loop of \p Loop, an enclosing loop of the site, if it is one.
+  std::optional<ChannelLoop> channelLoopOf(const AtomicSite &Site,
+                                           const ForStmt *Loop) {
     assert(Loop && "the channel variable's loop encloses the site");
     const Stmt *Parent = nullptr;
     for (size_t I = 0; I + 1 < Site.Ancestors.size(); ++I)
       if (Site.Ancestors[I] == Loop)
         Parent = Site.Ancestors[I + 1];
-    Site.Channel = matchChannelLoop(Loop, Parent, Ctx);
+    return matchChannelLoop(Loop, Parent, Ctx);
+  }
+
+  /// Site.Channel from \p Loop, an enclosing loop of the site.
+  void setChannel(AtomicSite &Site, const ForStmt *Loop) {
+    Site.Channel = channelLoopOf(Site, Loop);
     if (!Site.Channel)
       Site.Why = Reason::ChannelLoopUnsupported;
   }
@@ -630,6 +672,44 @@ private:
   /// index must then be a field, the same in every lane: a constant, or the
   /// variable of an enclosing constant-trip loop. `accumulate(float *g, ...)`
   /// with `&g[0]`, `&g[1]`, `&g[2]` is one group keyed by g.
+  /// The kernel parameter under `acc[a][b]...` when every subscript is a
+  /// pure `operator[]` of a class held by value (a tensor accessor), which
+  /// the kernel never writes, with indices free of side effects: the same
+  /// object in every lane, each subscript a function of its index alone, so
+  /// that the address can be evaluated again.
+  const VarDecl *subscriptedAccessor(const Expr *E) {
+    unsigned Subscripts = 0;
+    E = E->IgnoreImplicit()->IgnoreParens();
+    while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2 ||
+          !isPureCallee(Op->getDirectCallee()) ||
+          keyHasSideEffects(Op->getArg(1), Ctx))
+        return nullptr;
+      ++Subscripts;
+      E = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Subscripts || !Param || !Param->getType()->isRecordType() ||
+        !Function->hasAttr<CUDAGlobalAttr>() || !Function->getBody() ||
+        findStorageWrite(Function->getBody(), Param))
+      return nullptr;
+    return Param;
+  }
+
+  /// A field reached through an accessor's subscripts: one field keyed by
+  /// its own address (lanes that add to the same element reduce; the
+  /// indices may differ per lane in any way).
+  void keyByAddress(AtomicSite &Site, const Expr *Addr,
+                    const VarDecl *Accessor) {
+    Site.Buffer = Accessor;
+    Site.Key = Addr;
+    Site.KeyText = sourceText(Addr, Ctx);
+    Site.KeyIsBuffer = true;
+    if (Site.KeyText.empty())
+      Site.Why = Reason::MacroExpansion;
+  }
+
   void keyByBuffer(AtomicSite &Site, const Expr *Base) {
     const Expr *Index = Site.Key;
     Site.Why = Reason::BufferNotUniform;

@@ -568,7 +568,41 @@ bool UniformityAnalysis::distinctPerLane(const Expr *E, unsigned Depth) {
   return false;
 }
 
+/// The indices of `&acc[a][b]...` (overloaded subscripts), or an empty list.
+static llvm::SmallVector<const Expr *, 4> accessorIndices(const Expr *Key) {
+  llvm::SmallVector<const Expr *, 4> Indices;
+  const auto *AddrOf = dyn_cast<UnaryOperator>(Key->IgnoreParenImpCasts());
+  if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+    return Indices;
+  const Expr *E = AddrOf->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
+      return {};
+    Indices.push_back(Op->getArg(1));
+    E = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  }
+  return Indices;
+}
+
 KeyUniformity UniformityAnalysis::classifyKey(const Expr *Key) {
+  // An accessor's element (the accessor is the same in every lane): as
+  // uniform as its indices together, distinct where one index is.
+  if (auto Indices = accessorIndices(Key); !Indices.empty()) {
+    unsigned Uniform = 0, Likely = 0, Distinct = 0;
+    for (const Expr *I : Indices) {
+      KeyUniformity K = classifyKey(I);
+      Uniform += K == KeyUniformity::Uniform;
+      Likely += K == KeyUniformity::Uniform || K == KeyUniformity::LikelyUniform;
+      Distinct += K == KeyUniformity::Distinct;
+    }
+    if (Uniform == Indices.size())
+      return KeyUniformity::Uniform;
+    if (Likely == Indices.size())
+      return KeyUniformity::LikelyUniform;
+    if (Distinct)
+      return KeyUniformity::Distinct;
+    return KeyUniformity::Varying;
+  }
   if (isUniform(Key))
     return KeyUniformity::Uniform;
   if (isUniform(Key, /*TrustLoads=*/true))

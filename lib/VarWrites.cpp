@@ -83,8 +83,7 @@ static bool isNonConstReference(QualType T) {
 
 /// A const method changes nothing of its object's storage; a pure one
 /// (stores only to its locals) nothing it points to either.
-static bool readsOnly(const CXXMemberCallExpr *MC, WriteMode Mode) {
-  const CXXMethodDecl *M = MC->getMethodDecl();
+static bool readsOnly(const CXXMethodDecl *M, WriteMode Mode) {
   return M && M->isConst() && (Mode == WriteMode::Storage || isPureCallee(M));
 }
 
@@ -127,6 +126,10 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       if (!designates(Call->getArg(I), V, Through))
         continue;
+      // The object of a member operator (`acc[i]`): as a method's.
+      if (I == 0 && Shift == 1 &&
+          readsOnly(cast<CXXMethodDecl>(FD), Through))
+        continue;
       // A decayed member array lets the callee store into the variable.
       if (Through == WriteMode::Storage &&
           Call->getArg(I)->IgnoreParenImpCasts()->getType()->isArrayType())
@@ -138,7 +141,7 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (designates(MC->getImplicitObjectArgument(), V, Through) &&
-          !readsOnly(MC, Through))
+          !readsOnly(MC->getMethodDecl(), Through))
         return S;
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())

@@ -44,7 +44,7 @@
 // group (the batch goes before the `if`, outside the `do`).
 __global__ void xyz(float3 *grad, float *op, float *r, const int *ids,
                     float3 v, float o, bool hit) {
-  const int id = ids[threadIdx.x];
+  const int id = ids[threadIdx.x], other = ids[threadIdx.x + 32];
   // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); distwar_batch0.set(1, &grad[id].y, v.y); distwar_batch0.set(2, &grad[id].z, v.z); } while (0);
   ADD3(grad, id, v);
   // CHECK-NEXT: do { distwar_batch0.set(3, &op[id], o); } while (false);
@@ -53,8 +53,8 @@ __global__ void xyz(float3 *grad, float *op, float *r, const int *ids,
   atomicAdd(&r[id], o);
   // CHECK-NEXT: ::distwar::Batch<float, 3> distwar_batch1; if (hit)
   if (hit)
-    // CHECK-NEXT: do { distwar_batch1.set(0, &grad[id + 1].x, v.x); {{.*}} } while (0); ::distwar::reduceSerial(distwar_batch1, id + 1, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 1));
-    ADD3(grad, id + 1, v);
+    // CHECK-NEXT: do { distwar_batch1.set(0, &grad[other].x, v.x); {{.*}} } while (0); ::distwar::reduceSerial(distwar_batch1, other, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 1));
+    ADD3(grad, other, v);
 }
 
 // A multi-line invocation keeps its line count.
@@ -109,6 +109,6 @@ __global__ void refused(float4 *grad, const int *ids, float4 v, int n) {
 // REPORT: do-while.cu:[[#BREAK+6]]:3: unchanged atomicAdd in refused {{.*}}DW0032 macro-not-statements
 // REPORT: do-while.cu:[[#BREAK+9]]:5: unchanged atomicAdd in refused {{.*}}DW0039 macro-do-while
 // REPORT: group xyz#0: batched (serial{{.*}}) key=id type=float sites=5 slots=5
-// REPORT: group xyz#1: batched (serial{{.*}}) key=id + 1 type=float sites=3 slots=3
+// REPORT: group xyz#1: batched (serial{{.*}}) key=other type=float sites=3 slots=3
 // REPORT: group lines#0: batched
 // REPORT: group looped#0: batched

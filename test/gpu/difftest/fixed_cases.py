@@ -1,13 +1,15 @@
 """Fixed cases of the differential tester: self-written kernels of the shapes
 of the team's repros (../shared/repros: r1, r1b, d1-d6), in the harness's
-calling convention, and of rewrite paths the generator rarely reaches (j1,
-j2: one butterfly joined across per-lane continues). Each of r1-d6 was
+calling convention, and of rewrite paths the generator does not reach (j1,
+j2: one butterfly joined across per-lane continues; j3: an offset added
+after the key; j4: tensor-accessor elements keyed by their address). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
 A case is (name, features, helpers, params, body): params are
-(declaration, kind, ...) with kind "in" (then the launcher's expression) or
-"atomic"/"store" (a new buffer: then its element type and count). The body
+(declaration, kind, ...) with kind "in" (then the launcher's expression),
+"atomic"/"store" (a new buffer: then its element type and count) or "view"
+(a class constructed from a new atomic buffer: element type, count, stride). The body
 may use `tid`.
 """
 
@@ -209,6 +211,42 @@ CASES = [
       "    atomicAdd(&gd[id], 1.f);",
       "  }",
       "  out[tid] = T;"]),
+    # j3: an offset added after a key computed into a local (a point's
+    # coordinates behind `p_ind`), with constants and a channel loop; the
+    # key differs between quarter-warps.
+    ("j3", ["key-offset", "channel", "key-mixed"], [],
+     [("float *gp", "atomic", "float", "DT_KEYS * 4"), IDS, X, N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const int p_ind = ids[(j + (int)(threadIdx.x % 32) / 8) % n] * 4;",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    atomicAdd(gp + p_ind + 0, v);",
+      "    atomicAdd(gp + p_ind + 1, 2.f * v);",
+      "    for (int c = 0; c < 2; c++)",
+      "      atomicAdd(gp + p_ind + 2 + c, v * (c + 3));",
+      "  }"]),
+    # j4: elements of a tensor accessor held by value, keyed by their own
+    # address: a row per half-warp, and one element shared by the warp.
+    ("j4", ["accessor", "key-mixed", "key-uniform"],
+     ["struct Row {\n"
+      "  float *data;\n"
+      "  __host__ __device__ float &operator[](long j) const { return data[j]; }\n"
+      "};\n"
+      "struct Grid2 {\n"
+      "  __host__ __device__ Grid2(float *d, long s) : data(d), stride(s) {}\n"
+      "  __host__ __device__ Row operator[](long i) const {\n"
+      "    return Row{data + stride * i};\n  }\n"
+      "  float *data;\n  long stride;\n};"],
+     [("Grid2 grid", "view", "float", "2 * DT_KEYS", "DT_KEYS"),
+      ("Grid2 shared", "view", "float", "DT_KEYS", "1"),
+      IDS, X, N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const int id = ids[j];",
+      "    const int row = (int)(threadIdx.x % 32) / 16;",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    atomicAdd(&grid[row][id], v);",
+      "    atomicAdd(&grid[1 - row][id], 0.5f * v);",
+      "    atomicAdd(&shared[id][0], v * v);",
+      "  }"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
@@ -235,6 +273,14 @@ def build(kernel, index):
         pname = decl.split("*")[-1].split(" ")[-1]
         if kind == "in":
             kernel.in_param(decl, rest[0])
+        elif kind == "view":
+            # A class holding a new atomic buffer and its stride.
+            elem, count, stride = rest
+            b = kernel.buffer({"float": "kF32"}[elem], "kAtomic", count,
+                              name=pname)
+            ctype = decl.split(" ")[0]
+            kernel.in_param(decl, "%s::%s((%s *)a.out[%d], %s)" %
+                            (kernel.name, ctype, elem, b, stride))
         else:
             elem = {"float": "kF32", "int": "kI32"}[rest[0]]
             kernel.out_param(rest[0], rest[1], elem, pname,

@@ -60,7 +60,8 @@ FEATURES = [
     "lane-cond-else", "lane-cond-nested", "state",
     "alias-param", "read-between", "read-alias", "goto", "unroll-channel",
     "channel", "template", "shadow", "make-call", "user-atomic", "macro",
-    "vector-field", "side-effect-cond", "join-continue",
+    "vector-field", "side-effect-cond", "join-continue", "key-offset",
+    "accessor",
 ]
 
 PRELUDE = """\
