@@ -538,7 +538,7 @@ private:
       return;
     if (!isUniformBuffer(Buffer, Field))
       keyByBuffer(Site, Base->IgnoreParenImpCasts());
-    else if (!isIntegralKey(Site.Key, Ctx))
+    else if (!Site.KeyIsBuffer && !isIntegralKey(Site.Key, Ctx))
       Site.Why = Reason::KeyNotIntegral;
     else if (keyHasSideEffects(Site.Key, Ctx))
       Site.Why = Reason::KeyHasSideEffects;
@@ -606,12 +606,14 @@ private:
         Index = UO->getSubExpr()->IgnoreParens();
       while (const auto *ME = dyn_cast<MemberExpr>(Index))
         Index = ME->getBase()->IgnoreParenImpCasts();
-      const auto *ASE = dyn_cast<ArraySubscriptExpr>(Index);
-      if (!ASE) {
-        Site.Why = Reason::AddressNotDecomposed;
-        return;
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Index)) {
+        Site.Key = ASE->getIdx()->IgnoreParenImpCasts();
+      } else {
+        // `buf + a * D + b`: no expression holds the index alone, so the
+        // address is the key (lanes that add to one element reduce).
+        Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
+        Site.KeyIsBuffer = true;
       }
-      Site.Key = ASE->getIdx()->IgnoreParenImpCasts();
       Site.FieldText = Member;
     }
     Site.KeyText = sourceText(Site.Key, Ctx);

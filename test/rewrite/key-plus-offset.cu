@@ -1,7 +1,8 @@
 // An offset added after the key: `buf + key + c` with the key computed into
 // a local (a point's three coordinates behind `p_ind = 3 * p`), in subscript
 // form, and with a constant-trip channel loop. The one term that is neither
-// a constant nor the channel variable is the key.
+// a constant nor the channel variable is the key. A pointer sum with more
+// such terms is keyed by its address.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
@@ -54,6 +55,28 @@ __global__ void channelOffsets(float *grad, const int *ids,
     const float v = x[j * 32 + threadIdx.x % 32];
     for (int c = 0; c < 4; c++)
       atomicAdd(grad + off + c, v * c);
+  }
+}
+
+// A pointer sum with a run-time row length: no expression holds the index
+// alone, so the address itself is the key (lanes whose pixels share the face
+// and the attribute reduce).
+// REPORT-DAG: faceAttrs buffer=grad_face_attrs key=grad_face_attrs + f * 3 * D + i * D + d slot=0
+// CHECK-LABEL: __global__ void faceAttrs(
+// CHECK: ::distwar::reduceSerial(distwar_batch0, grad_face_attrs + f * 3 * D + i * D + d,
+__global__ void faceAttrs(const long *__restrict__ pix_to_face,
+                          const float *__restrict__ grad_pix,
+                          float *grad_face_attrs, int P, int D) {
+  for (int pd = blockIdx.x * blockDim.x + threadIdx.x; pd < P * D;
+       pd += blockDim.x * gridDim.x) {
+    const int p = pd / D;
+    const int d = pd % D;
+    const long f = pix_to_face[p];
+    if (f < 0)
+      continue;
+    for (int i = 0; i < 3; ++i) {
+      atomicAdd(grad_face_attrs + f * 3 * D + i * D + d, grad_pix[p * D + d]);
+    }
   }
 }
 
