@@ -613,6 +613,7 @@ private:
         // address is the key (lanes that add to one element reduce).
         Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
         Site.KeyIsBuffer = true;
+        Site.KeyIsAddress = true;
       }
       Site.FieldText = Member;
     }
@@ -708,6 +709,7 @@ private:
     Site.Key = Addr;
     Site.KeyText = sourceText(Addr, Ctx);
     Site.KeyIsBuffer = true;
+    Site.KeyIsAddress = true;
     if (Site.KeyText.empty())
       Site.Why = Reason::MacroExpansion;
   }

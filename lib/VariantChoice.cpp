@@ -190,6 +190,11 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       G.Why = Reason::DistinctKeys;
       continue;
     }
+    if (V == Variant::Auto && Sites[G.Sites.front()].KeyIsAddress &&
+        Keys[I] == KeyUniformity::Varying) {
+      G.Why = Reason::ElementKeyVaries;
+      continue;
+    }
     Wants[I] = Keys[I] == KeyUniformity::Uniform ||
                Keys[I] == KeyUniformity::LikelyUniform ||
                V == Variant::Butterfly;

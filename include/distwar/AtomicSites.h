@@ -77,6 +77,9 @@ struct AtomicSite {
   /// pointer may differ across lanes, so lanes are grouped by its value and
   /// the constant offsets are the fields.
   bool KeyIsBuffer = false;
+  /// The key is the field's whole address (an accessor's element, a pointer
+  /// sum no expression of which holds the index alone): one field per key.
+  bool KeyIsAddress = false;
   std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"
   std::optional<ChannelLoop> Channel;
   /// Statements enclosing the call, innermost first, up to the body.

@@ -1,10 +1,15 @@
 // Tensor accessors (a class held by value whose pure `operator[]` returns a
 // smaller view, then an element): `&grad[ch][n]` is one field keyed by its
 // own address, so lanes that add to the same element reduce whatever their
-// indices are. An element whose index is distinct per lane gains nothing
-// (DW0027). A written accessor, or an impure subscript, stays an unknown
-// address form.
+// indices are. auto batches an element the warp shares (uniform or likely
+// uniform indices); one whose address varies across lanes is left alone
+// (DW0051: single elements gain little), one distinct per lane too (DW0027);
+// --variant=serial batches it. A written accessor, or an impure subscript,
+// stays an unknown address form.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.serial.cu
+// RUN: grep -v '^ *//' %t.serial.cu | %FileCheck %s --check-prefix=SERIAL
+// RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
@@ -25,12 +30,13 @@ template <typename T> struct View<T, 1> {
   const long *strides;
 };
 
-// REPORT-DAG: compositeBackward buffer=grad_features key=&grad_features[ch][n] slot=0 type=float group=compositeBackward#0
-// REPORT-DAG: group compositeBackward#0: batched (serial; not butterfly: DW0025 trip-count-varies) key=&grad_features[ch][n] type=float sites=1 slots=1
+// REPORT-DAG: compositeBackward buffer=grad_features key=&grad_features[ch][n] type=float group=compositeBackward@{{[0-9]+}} [DW0051 element-key-varies
 // REPORT-DAG: compositeBackward buffer=grad_alphas key=&grad_alphas[k][lane] type=float group=compositeBackward@{{[0-9]+}} [DW0027 distinct-keys
 // CHECK-LABEL: __global__ void compositeBackward(
 // CHECK: atomicAdd(&grad_alphas[k][lane], a);
-// CHECK-NEXT: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; distwar_batch0.set(0, &grad_features[ch][n], 2.f * a); ::distwar::reduceSerial(distwar_batch0, &grad_features[ch][n], DISTWAR_SITE_THRESHOLD(distwar_sites_accessor_subscripts_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &grad_features[ch][n]; return nullptr; });
+// CHECK-NEXT: atomicAdd(&grad_features[ch][n], 2.f * a);
+// SERIAL-LABEL: __global__ void compositeBackward(
+// SERIAL: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; distwar_batch1.set(0, &grad_features[ch][n], 2.f * a); ::distwar::reduceSerial(distwar_batch1, &grad_features[ch][n], DISTWAR_SITE_THRESHOLD(distwar_sites_accessor_subscripts_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &grad_features[ch][n]; return nullptr; });
 __global__ void compositeBackward(View<float, 2> grad_features,
                                   View<float, 2> grad_alphas,
                                   const View<float, 2> alphas,
