@@ -82,9 +82,13 @@ static bool isNonConstReference(QualType T) {
 }
 
 /// A const method changes nothing of its object's storage; a pure one
-/// (stores only to its locals) nothing it points to either.
+/// (stores only to its locals) neither that nor anything it points to.
 static bool readsOnly(const CXXMethodDecl *M, WriteMode Mode) {
-  return M && M->isConst() && (Mode == WriteMode::Storage || isPureCallee(M));
+  if (!M)
+    return false;
+  if (isPureCallee(M))
+    return true;
+  return M->isConst() && Mode == WriteMode::Storage;
 }
 
 /// Whether the built-in operator \p Op may change what \p V designates.
