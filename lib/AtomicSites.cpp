@@ -73,6 +73,31 @@ bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
+std::optional<int64_t> constantTripCount(const ChannelLoop &CL,
+                                         ASTContext &Ctx) {
+  const Expr *Lower = CL.Lower->IgnoreParenImpCasts();
+  const Expr *Upper = CL.Upper->IgnoreParenImpCasts();
+  Expr::EvalResult L, U;
+  if (Lower->isValueDependent() || Upper->isValueDependent() ||
+      !Lower->EvaluateAsInt(L, Ctx) || !Upper->EvaluateAsInt(U, Ctx))
+    return std::nullopt;
+  return U.Val.getInt().getExtValue() - L.Val.getInt().getExtValue();
+}
+
+const Expr *
+subscriptChain(const Expr *E,
+               llvm::SmallVectorImpl<const CXXOperatorCallExpr *> &Ops) {
+  Ops.clear();
+  E = E->IgnoreImplicit()->IgnoreParens();
+  while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
+      return nullptr;
+    Ops.push_back(Op);
+    E = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  }
+  return Ops.empty() ? nullptr : E;
+}
+
 namespace {
 
 bool isReportedCallee(llvm::StringRef Name) {
@@ -459,7 +484,10 @@ private:
         Index = ASE->getIdx();
       } else if (const VarDecl *Accessor = subscriptedAccessor(Sub);
                  Accessor && Member.empty()) {
-        keyByAddress(Site, Addr, Accessor);
+        Site.Buffer = Accessor;
+        keyByAddress(Site);
+        if (Site.KeyText.empty())
+          Site.Why = Reason::MacroExpansion;
         return;
       }
     } else if (sumOperands(Addr)) {
@@ -606,16 +634,14 @@ private:
         Index = UO->getSubExpr()->IgnoreParens();
       while (const auto *ME = dyn_cast<MemberExpr>(Index))
         Index = ME->getBase()->IgnoreParenImpCasts();
-      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Index)) {
-        Site.Key = ASE->getIdx()->IgnoreParenImpCasts();
-      } else {
-        // `buf + a * D + b`: no expression holds the index alone, so the
-        // address is the key (lanes that add to one element reduce).
-        Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
-        Site.KeyIsBuffer = true;
-        Site.KeyIsAddress = true;
-      }
       Site.FieldText = Member;
+      // `buf + a * D + b`: no expression holds the index alone.
+      const auto *ASE = dyn_cast<ArraySubscriptExpr>(Index);
+      if (!ASE) {
+        keyByAddress(Site);
+        return;
+      }
+      Site.Key = ASE->getIdx()->IgnoreParenImpCasts();
     }
     Site.KeyText = sourceText(Site.Key, Ctx);
     if (ChannelRef)
@@ -681,37 +707,29 @@ private:
   /// object in every lane, each subscript a function of its index alone, so
   /// that the address can be evaluated again.
   const VarDecl *subscriptedAccessor(const Expr *E) {
-    unsigned Subscripts = 0;
-    E = E->IgnoreImplicit()->IgnoreParens();
-    while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
-      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2 ||
-          !isPureCallee(Op->getDirectCallee()) ||
-          keyHasSideEffects(Op->getArg(1), Ctx))
-        return nullptr;
-      ++Subscripts;
-      E = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
-    }
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    llvm::SmallVector<const CXXOperatorCallExpr *, 4> Ops;
+    const Expr *Root = subscriptChain(E, Ops);
+    if (!Root || llvm::any_of(Ops, [&](const CXXOperatorCallExpr *Op) {
+          return !isPureCallee(Op->getDirectCallee()) ||
+                 keyHasSideEffects(Op->getArg(1), Ctx);
+        }))
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Root);
     const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    if (!Subscripts || !Param || !Param->getType()->isRecordType() ||
+    if (!Param || !Param->getType()->isRecordType() ||
         !Function->hasAttr<CUDAGlobalAttr>() || !Function->getBody() ||
         findStorageWrite(Function->getBody(), Param))
       return nullptr;
     return Param;
   }
 
-  /// A field reached through an accessor's subscripts: one field keyed by
-  /// its own address (lanes that add to the same element reduce; the
-  /// indices may differ per lane in any way).
-  void keyByAddress(AtomicSite &Site, const Expr *Addr,
-                    const VarDecl *Accessor) {
-    Site.Buffer = Accessor;
-    Site.Key = Addr;
-    Site.KeyText = sourceText(Addr, Ctx);
+  /// The site's whole address is its key: one field, and lanes that add to
+  /// the same element reduce whatever their indices are.
+  void keyByAddress(AtomicSite &Site) {
+    Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
+    Site.KeyText = sourceText(Site.Key, Ctx);
     Site.KeyIsBuffer = true;
     Site.KeyIsAddress = true;
-    if (Site.KeyText.empty())
-      Site.Why = Reason::MacroExpansion;
   }
 
   void keyByBuffer(AtomicSite &Site, const Expr *Base) {

@@ -212,15 +212,9 @@ public:
   /// per instantiation when its bound is a template parameter) stays rolled
   /// (distwar::kChannelUnroll, batch.cuh).
   std::string unrollPragma(const ChannelLoop &CL, const std::string &Trip) {
-    const Expr *Lower = CL.Lower->IgnoreParenImpCasts();
-    const Expr *Upper = CL.Upper->IgnoreParenImpCasts();
-    Expr::EvalResult L, U;
-    if (!Lower->isValueDependent() && !Upper->isValueDependent() &&
-        Lower->EvaluateAsInt(L, Ctx) && Upper->EvaluateAsInt(U, Ctx)) {
-      llvm::APSInt Count = U.Val.getInt() - L.Val.getInt();
-      return Count.sle(kMaxBatchFields) ? "_Pragma(\"unroll\")"
-                                        : "_Pragma(\"unroll 1\")";
-    }
+    if (std::optional<int64_t> Count = constantTripCount(CL, Ctx))
+      return *Count <= kMaxBatchFields ? "_Pragma(\"unroll\")"
+                                       : "_Pragma(\"unroll 1\")";
     return "_Pragma(\"unroll ::distwar::kChannelUnroll<" + Trip + ">\")";
   }
 

@@ -571,16 +571,12 @@ bool UniformityAnalysis::distinctPerLane(const Expr *E, unsigned Depth) {
 /// The indices of `&acc[a][b]...` (overloaded subscripts), or an empty list.
 static llvm::SmallVector<const Expr *, 4> accessorIndices(const Expr *Key) {
   llvm::SmallVector<const Expr *, 4> Indices;
+  llvm::SmallVector<const CXXOperatorCallExpr *, 4> Ops;
   const auto *AddrOf = dyn_cast<UnaryOperator>(Key->IgnoreParenImpCasts());
-  if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
-    return Indices;
-  const Expr *E = AddrOf->getSubExpr()->IgnoreImplicit()->IgnoreParens();
-  while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
-      return {};
-    Indices.push_back(Op->getArg(1));
-    E = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
-  }
+  if (AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+      subscriptChain(AddrOf->getSubExpr(), Ops))
+    for (const CXXOperatorCallExpr *Op : Ops)
+      Indices.push_back(Op->getArg(1));
   return Indices;
 }
 

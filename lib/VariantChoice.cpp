@@ -61,17 +61,14 @@ static std::optional<int64_t> fieldCount(ASTContext &Ctx,
                                          const SiteGroup &G) {
   int64_t Count = 0;
   for (size_t I : G.Sites) {
-    const ChannelLoop *CL = Sites[I].Channel ? &*Sites[I].Channel : nullptr;
-    if (!CL) {
+    if (!Sites[I].Channel) {
       ++Count;
       continue;
     }
-    Expr::EvalResult L, U;
-    if (CL->Lower->isValueDependent() || CL->Upper->isValueDependent() ||
-        !CL->Lower->EvaluateAsInt(L, Ctx) || !CL->Upper->EvaluateAsInt(U, Ctx))
+    std::optional<int64_t> Trip = constantTripCount(*Sites[I].Channel, Ctx);
+    if (!Trip)
       return std::nullopt;
-    Count += std::max<int64_t>(
-        0, U.Val.getInt().getExtValue() - L.Val.getInt().getExtValue());
+    Count += std::max<int64_t>(0, *Trip);
   }
   return Count;
 }

@@ -79,6 +79,8 @@ struct AtomicSite {
   bool KeyIsBuffer = false;
   /// The key is the field's whole address (an accessor's element, a pointer
   /// sum no expression of which holds the index alone): one field per key.
+  /// Such a key is also KeyIsBuffer (it changes only with its variables'
+  /// storage).
   bool KeyIsAddress = false;
   std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"
   std::optional<ChannelLoop> Channel;
@@ -119,6 +121,18 @@ struct CountingLoop {
   const clang::Expr *Start = nullptr;
 };
 std::optional<CountingLoop> matchCountingLoop(const clang::ForStmt *F);
+
+/// The trip count of \p CL when its bounds are integer constants here (not
+/// value-dependent), else nullopt.
+std::optional<int64_t> constantTripCount(const ChannelLoop &CL,
+                                         clang::ASTContext &Ctx);
+
+/// For `acc[a][b]...` through overloaded `operator[]`s: the object
+/// subscripted first (`acc`) and the calls, outermost first; null when \p E
+/// is not such a chain.
+const clang::Expr *
+subscriptChain(const clang::Expr *E,
+               llvm::SmallVectorImpl<const clang::CXXOperatorCallExpr *> &Ops);
 
 /// The source text of \p E, or "" when it does not lie in the main file
 /// outside macro bodies.
