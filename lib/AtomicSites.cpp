@@ -439,7 +439,11 @@ private:
               Call->getArg(0)->getBeginLoc().isMacroID() ||
               Call->getArg(0)->getEndLoc().isMacroID()))
       Site.Why = Reason::MacroExpansion;
-    if (InLambda && Site.Why == Reason::None)
+    // Inside a lambda nothing is rewritten: that, not how the address is
+    // written, is why the site stays (a lambda's parameters differ per call).
+    if (InLambda && (Site.Why == Reason::None ||
+                     Site.Why == Reason::AddressNotDecomposed ||
+                     Site.Why == Reason::BufferNotUniform))
       Site.Why = Reason::InLambda;
     if (!InMainFile) {
       if (HeaderWhy != Reason::None)
@@ -490,6 +494,11 @@ private:
           Site.Why = Reason::MacroExpansion;
         return;
       }
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(Addr);
+               Ref && Ref->getType()->isPointerType() &&
+               isa<VarDecl>(Ref->getDecl())) {
+      keyByPointer(Site, Ref);
+      return;
     } else if (sumOperands(Addr)) {
       // buf + key * K + c, in any order: one pointer term, the rest index.
       llvm::SmallVector<const Expr *, 4> Terms;
@@ -730,6 +739,21 @@ private:
     Site.KeyText = sourceText(Site.Key, Ctx);
     Site.KeyIsBuffer = true;
     Site.KeyIsAddress = true;
+  }
+
+  /// `atomicAdd(p, v)`, read as `&p[0]`: a pointer the same in every lane
+  /// is the address of one element (lanes reduce into it); one that may
+  /// differ is the key of field 0, which joins `p + 1`'s group.
+  void keyByPointer(AtomicSite &Site, const DeclRefExpr *Ref) {
+    Site.Buffer = cast<VarDecl>(Ref->getDecl());
+    if (isUniformBuffer(Site.Buffer, nullptr)) {
+      keyByAddress(Site);
+      return;
+    }
+    Site.FieldText = "[0]";
+    Site.Key = Ref;
+    Site.KeyText = sourceText(Ref, Ctx);
+    Site.KeyIsBuffer = true;
   }
 
   void keyByBuffer(AtomicSite &Site, const Expr *Base) {

@@ -170,6 +170,10 @@ std::vector<SiteGroup> groupSites(ASTContext &Ctx,
       continue;
     llvm::FoldingSetNodeID Id;
     profileGroupKey(S.Key, Id, Ctx);
+    // A key read as a buffer pointer or a whole address names something else
+    // than the same expression read as an index.
+    Id.AddBoolean(S.KeyIsBuffer);
+    Id.AddBoolean(S.KeyIsAddress);
     // Keys are compared by structure; the profile's hash picks a bucket and
     // the full ID is compared below.
     unsigned Hash = Id.ComputeHash();

@@ -5,6 +5,7 @@
 #include "distwar/GroupSafety.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
+#include <array>
 
 using namespace clang;
 
@@ -31,8 +32,80 @@ const CallExpr *opaqueCallKey(const Expr *Key, ASTContext &Ctx) {
   return Call;
 }
 
+namespace {
+
+/// What an operand can be as far as overloading is concerned.
+enum class OperandKind { Pointer, Arithmetic, Unknown };
+
+OperandKind operandKind(const Expr *E);
+
+/// An operator Clang left unresolved in a template (`p + i` with `p` of type
+/// `T *`, where some `operator+` is declared) whose operands are pointers or
+/// built-in arithmetic: only the built-in operator applies, since an
+/// overloaded one needs an operand of class or enumeration type.
+OperandKind builtinOperatorKind(const CXXOperatorCallExpr *Op) {
+  if (Op->getDirectCallee() ||
+      !isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreImpCasts()))
+    return OperandKind::Unknown;
+  bool AnyPointer = false;
+  for (const Expr *A : Op->arguments()) {
+    OperandKind K = operandKind(A);
+    if (K == OperandKind::Unknown)
+      return OperandKind::Unknown;
+    AnyPointer |= K == OperandKind::Pointer;
+  }
+  switch (Op->getOperator()) {
+  case OO_Plus:
+  case OO_Minus:
+    return AnyPointer && Op->getNumArgs() == 2 ? OperandKind::Pointer
+                                               : OperandKind::Arithmetic;
+  case OO_Star:
+  case OO_Slash:
+  case OO_Percent:
+  case OO_Amp:
+  case OO_Pipe:
+  case OO_Caret:
+  case OO_LessLess:
+  case OO_GreaterGreater:
+    return AnyPointer ? OperandKind::Unknown : OperandKind::Arithmetic;
+  default:
+    return OperandKind::Unknown;
+  }
+}
+
+OperandKind operandKind(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  QualType T = E->getType();
+  if (T->isPointerType())
+    return OperandKind::Pointer;
+  if (!T->isDependentType() && T->isBuiltinType())
+    return OperandKind::Arithmetic;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return builtinOperatorKind(Op);
+  return OperandKind::Unknown;
+}
+
+/// Expr::HasSideEffects, except that built-in operators left unresolved in
+/// a template are looked through rather than taken for calls.
+bool mayHaveSideEffects(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  auto AnyOperand = [&](auto Operands) {
+    return llvm::any_of(Operands, [&](const Expr *A) {
+      return mayHaveSideEffects(A, Ctx);
+    });
+  };
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && builtinOperatorKind(Op) != OperandKind::Unknown)
+    return AnyOperand(Op->arguments());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && !BO->isAssignmentOp())
+    return AnyOperand(std::array<const Expr *, 2>{BO->getLHS(), BO->getRHS()});
+  return E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true);
+}
+
+} // namespace
+
 bool keyHasSideEffects(const Expr *Key, ASTContext &Ctx) {
-  if (!Key->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true))
+  if (!mayHaveSideEffects(Key, Ctx))
     return false;
   return !opaqueCallKey(Key, Ctx);
 }

@@ -5,6 +5,7 @@
 #include "distwar/VarWrites.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -119,28 +120,38 @@ public:
     return Found;
   }
 
+  /// The call in the function given to find() that reduces, itself or
+  /// through the functions it calls; null when there is none.
+  const CallExpr *outermostCall() const { return Outermost; }
+
 private:
   std::string inStmt(const Stmt *S, const Stmt *Parent, unsigned Depth) {
     if (!S)
       return "";
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      if (isCooperativeGroupsReduce(Call))
-        return "cooperative_groups::reduce";
-      std::string Name = calledName(Call);
-      if (isShuffleName(Name) ? shuffleReduces(Call, Parent)
-                              : isWarpCollectiveName(Name))
-        return Name;
-      // Helpers such as warpReduceSum(v) hide the shuffles.
-      if (std::string Inner = isDistwarRuntime(Call->getDirectCallee())
-                                  ? ""
-                                  : find(Call->getDirectCallee(), Depth + 1);
-          !Inner.empty())
-        return Inner;
-    }
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (std::string Found = inCall(Call, Parent, Depth); !Found.empty()) {
+        if (Depth == 0)
+          Outermost = Call;
+        return Found;
+      }
     for (const Stmt *Child : S->children())
       if (std::string Found = inStmt(Child, S, Depth); !Found.empty())
         return Found;
     return "";
+  }
+
+  std::string inCall(const CallExpr *Call, const Stmt *Parent,
+                     unsigned Depth) {
+    if (isCooperativeGroupsReduce(Call))
+      return "cooperative_groups::reduce";
+    std::string Name = calledName(Call);
+    if (isShuffleName(Name) ? shuffleReduces(Call, Parent)
+                            : isWarpCollectiveName(Name))
+      return Name;
+    // Helpers such as warpReduceSum(v) hide the shuffles.
+    if (isDistwarRuntime(Call->getDirectCallee()))
+      return "";
+    return find(Call->getDirectCallee(), Depth + 1);
   }
 
   /// Whether the shuffle \p Call (whose parent is \p Parent) feeds a sum:
@@ -168,6 +179,7 @@ private:
 
   llvm::DenseSet<const FunctionDecl *> Visited;
   const Stmt *Body = nullptr;
+  const CallExpr *Outermost = nullptr;
 };
 
 /// An expression every lane of a warp evaluates to its own value: a thread
@@ -257,13 +269,33 @@ std::string findWarpCollective(const FunctionDecl *FD) {
   return CollectiveFinder().find(FD, 0);
 }
 
+/// The first call through which \p FD reduces across the warp, or null.
+static const CallExpr *firstReduction(const FunctionDecl *FD) {
+  CollectiveFinder Finder;
+  return Finder.find(FD, 0).empty() ? nullptr : Finder.outermostCall();
+}
+
+/// Whether \p S lies at or after \p Reduction in its function's text: the
+/// value it adds may be a reduced one. A site before it (a plain per-lane
+/// add in a kernel that reduces other values later) keeps its own reason.
+static bool follows(const AtomicSite &S, const CallExpr *Reduction) {
+  const SourceManager &SM = S.Function->getASTContext().getSourceManager();
+  return !SM.isBeforeInTranslationUnit(
+      SM.getExpansionLoc(S.Call->getBeginLoc()),
+      SM.getExpansionLoc(Reduction->getBeginLoc()));
+}
+
 void markAlreadyReduced(std::vector<AtomicSite> &Sites) {
-  llvm::DenseMap<const FunctionDecl *, bool> Reduces;
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> Reductions;
   for (AtomicSite &S : Sites) {
-    auto [It, New] = Reduces.try_emplace(S.Function, false);
+    auto [It, New] = Reductions.try_emplace(S.Function, nullptr);
     if (New)
-      It->second = !findWarpCollective(S.Function).empty();
-    if ((It->second || inOneLane(S)) && isFormReason(S.Why))
+      It->second = firstReduction(S.Function);
+    // A batchable site of such a function is left to its author; a site
+    // refused for its form is reduced only where a reduction precedes it.
+    bool Reduced = It->second && (S.Why == Reason::None ||
+                                  follows(S, It->second));
+    if ((Reduced || inOneLane(S)) && isFormReason(S.Why))
       S.Why = Reason::AlreadyReduced;
   }
 }

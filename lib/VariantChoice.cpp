@@ -56,6 +56,15 @@ static bool ownsItsPrimitive(const std::vector<AtomicSite> &Sites,
 
 /// The number of fields \p G's sites add, or nullopt when a channel loop's
 /// trip count is not a constant.
+/// One element per lane: a key that is the element's address, or a group
+/// of one field keyed by a pointer (`atomicAdd(p, v)`, `&p[2]`).
+static bool isSingleElement(llvm::ArrayRef<AtomicSite> Sites,
+                            const SiteGroup &G) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  return First.KeyIsAddress ||
+         (First.KeyIsBuffer && G.Sites.size() == 1 && !First.Channel);
+}
+
 static std::optional<int64_t> fieldCount(ASTContext &Ctx,
                                          const std::vector<AtomicSite> &Sites,
                                          const SiteGroup &G) {
@@ -187,7 +196,7 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       G.Why = Reason::DistinctKeys;
       continue;
     }
-    if (V == Variant::Auto && Sites[G.Sites.front()].KeyIsAddress &&
+    if (V == Variant::Auto && isSingleElement(Sites, G) &&
         Keys[I] == KeyUniformity::Varying) {
       G.Why = Reason::ElementKeyVaries;
       continue;

@@ -19,8 +19,9 @@ namespace distwar {
 /// reduce) that \p FD or a function it calls uses, or "" when none.
 std::string findWarpCollective(const clang::FunctionDecl *FD);
 
-/// Gives every batchable site of a function that uses a warp collective the
-/// reason AlreadyReduced.
+/// Gives the reason AlreadyReduced to the sites of a function that uses a
+/// warp collective: every batchable one, and those refused for their form
+/// that follow the collective or run in one lane.
 void markAlreadyReduced(std::vector<AtomicSite> &Sites);
 
 } // namespace distwar

@@ -8,6 +8,9 @@
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
+// RUN: %distwar-rewrite --no-cuda-sdk %s --variant=serial --report --report-file=%t.serial.txt -- %shim > %t.serial.cu
+// RUN: %FileCheck %s --check-prefix=SERIAL < %t.serial.txt
+// RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
 
 // REPORT: per-lane-buffers.cu: 10 atomic site(s), 4 group(s), rewritten
 
@@ -40,9 +43,13 @@ __global__ void positions(float *grads, const int *prim_of_pixel,
   accumulate(grads + 3 * prim_of_pixel[pix], gpix[pix]);
 }
 
-// Two per-lane pointers at offset 0: one group keyed by each.
-// REPORT-DAG: group addAt0#0: batched (serial{{.*}}) key=g type=float sites=1 slots=1
-// REPORT-DAG: group addAt0#1: batched (serial{{.*}}) key=h type=float sites=1 slots=1
+// Two per-lane pointers at offset 0: one group keyed by each. One element
+// per lane gains little, so auto leaves them (DW0051); asked for, each is a
+// serial group keyed by its own pointer.
+// REPORT-DAG: group addAt0@{{[0-9]+}}: unchanged key=g type=float sites=1 [DW0051
+// REPORT-DAG: group addAt0@{{[0-9]+}}: unchanged key=h type=float sites=1 [DW0051
+// SERIAL-DAG: group addAt0#0: batched (serial) key=g type=float sites=1 slots=1
+// SERIAL-DAG: group addAt0#1: batched (serial) key=h type=float sites=1 slots=1
 __device__ void addAt0(float *g, float *h, float v) {
   atomicAdd(&g[0], v);
   atomicAdd(&h[0], v * 2.f);

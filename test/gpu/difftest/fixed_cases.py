@@ -2,7 +2,8 @@
 of the team's repros (../shared/repros: r1, r1b, d1-d6), in the harness's
 calling convention, and of rewrite paths the generator does not reach (j1,
 j2: one butterfly joined across per-lane continues; j3: an offset added
-after the key; j4: tensor-accessor elements keyed by their address). Each of r1-d6 was
+after the key; j4: tensor-accessor elements keyed by their address; j5: pointers
+passed whole). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -247,6 +248,22 @@ CASES = [
       "    atomicAdd(&grid[1 - row][id], 0.5f * v);",
       "    atomicAdd(&shared[id][0], v * v);",
       "  }"]),
+    # j5: pointers passed whole: a loss accumulator the same in every lane
+    # (after the loop) and a row computed into a local per quarter-warp,
+    # whose field 0 is `row` itself.
+    ("j5", ["pointer", "key-mixed", "key-uniform"], [],
+     [("float *loss", "atomic", "float", "1"),
+      ("float *gr", "atomic", "float", "DT_KEYS * 3"), IDS, X, N],
+     ["  float sq = 0.f;",
+      "  for (int j = 0; j < n; j++) {",
+      "    float *row = gr + ids[(j + (int)(threadIdx.x % 32) / 8) % n] * 3;",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    atomicAdd(row, v);",
+      "    atomicAdd(row + 1, 2.f * v);",
+      "    atomicAdd(&row[2], 3.f * v);",
+      "    sq += v * v;",
+      "  }",
+      "  atomicAdd(loss, sq);"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
