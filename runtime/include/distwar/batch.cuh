@@ -76,9 +76,9 @@ constexpr __host__ __device__ bool inRanges(int slot) {
 /// discarded): initialising them at the declaration (at the loop head in
 /// butterfly output) keeps the registers live through the whole loop body,
 /// since the compiler must carry the initial values across the guards to the
-/// reduction. 3DGS backward auto output (N = 10, sm_90): kLeader 97 -> 80
-/// registers, kScatterLaneK 91 -> 64 (256-thread blocks per SM: 2 -> 3 and
-/// 2 -> 4).
+/// reduction. 3DGS backward auto output (N = 10, sm_90): strategy::Leader
+/// 97 -> 80 registers, strategy::ScatterLaneK 91 -> 64 (256-thread blocks per
+/// SM: 2 -> 3 and 2 -> 4).
 /// The most fields a batch keeps in registers until its reduction. A group
 /// with more (a channel loop of 128 feature channels) keeps only its first
 /// kKeptOfLongBatch slots and issues each other one as a plain atomic where

@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-using distwar::Strategy;
+namespace strategy = distwar::strategy;
 
 namespace {
 
@@ -60,7 +60,7 @@ __host__ __device__ inline bool laneSets(int i, int k) {
 /// Stands for "no addrOf": the Batch form's own addresses are used.
 struct NoAddrOf {};
 
-template <Variant V, Strategy S, typename B, typename Key, typename AddrOf>
+template <Variant V, typename S, typename B, typename Key, typename AddrOf>
 __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
                                           int threshold, const AddrOf &addrOf) {
   if constexpr (std::is_same<AddrOf, NoAddrOf>::value) {
@@ -84,7 +84,7 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
   }
 }
 
-template <Variant V, Strategy S, typename T, int N, bool Deferred, bool Always,
+template <Variant V, typename S, typename T, int N, bool Deferred, bool Always,
           bool Lane>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
@@ -220,7 +220,7 @@ struct Options {
   bool small = false;
 };
 
-template <Variant V, Strategy S, typename T, int N, bool Deferred = false,
+template <Variant V, typename S, typename T, int N, bool Deferred = false,
           bool Always = false, bool Lane = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
@@ -268,7 +268,7 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           "cudaMemcpy");
       const std::string what =
           std::string(variantName(V)) + " strategy " +
-          std::to_string(static_cast<int>(S)) + " " + typeName<T>() +
+          S::kName + " " + typeName<T>() +
           " N=" + std::to_string(N) + " " + pattern.name + " threshold " +
           std::to_string(t) + (absentFields ? " (a slot absent)" : "") +
           (Deferred ? " (deferred addresses)" : "") +
@@ -328,62 +328,62 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
 
 template <typename T, int N>
 void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
-  runCase<Variant::kSerial, Strategy::kLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kScatterLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::TreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::TreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::TreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::ScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::ScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::ScatterLeader, T, N>(tally, rng, opt);
   // Deferred addresses (Fields + addrOf).
-  runCase<Variant::kSerial, Strategy::kLeader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, true>(tally, rng,
+  runCase<Variant::kSerial, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, true>(tally, rng,
                                                                  opt);
-  runCase<Variant::kButterfly, Strategy::kLeader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kTreeLaneK, T, N, true>(tally, rng,
+  runCase<Variant::kButterfly, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::TreeLaneK, T, N, true>(tally, rng,
                                                                  opt);
-  runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true>(tally, rng,
+  runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, true>(tally, rng,
                                                                     opt);
-  runCase<Variant::kUniform, Strategy::kLeader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLeader, T, N, true>(tally, rng,
+  runCase<Variant::kUniform, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLeader, T, N, true>(tally, rng,
                                                                   opt);
-  runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true>(tally, rng,
+  runCase<Variant::kUniform, strategy::ScatterLeader, T, N, true>(tally, rng,
                                                                    opt);
   // AlwaysSet ranges (the rewriter's output), both forms.
   if constexpr (N >= 2) {
-    runCase<Variant::kSerial, Strategy::kLeader, T, N, true, true>(tally, rng,
+    runCase<Variant::kSerial, strategy::Leader, T, N, true, true>(tally, rng,
                                                                    opt);
-    runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, false, true>(
+    runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, false, true>(
         tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, true>(
+    runCase<Variant::kButterfly, strategy::Leader, T, N, false, true>(
         tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, true>(
+    runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, true, true>(
         tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true, true>(
+    runCase<Variant::kUniform, strategy::ScatterLeader, T, N, true, true>(
         tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kLeader, T, N, true, true>(tally, rng,
+    runCase<Variant::kUniform, strategy::Leader, T, N, true, true>(tally, rng,
                                                                     opt);
-    runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, false, true>(
+    runCase<Variant::kUniform, strategy::TreeLaneK, T, N, false, true>(
         tally, rng, opt);
     // LaneSet ranges (fields under a per-lane condition), both forms.
-    runCase<Variant::kSerial, Strategy::kLeader, T, N, true, false, true>(
+    runCase<Variant::kSerial, strategy::Leader, T, N, true, false, true>(
         tally, rng, opt);
-    runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, false, false,
+    runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, false, false,
             true>(tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, false,
+    runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, true, false,
             true>(tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, false, true>(
+    runCase<Variant::kButterfly, strategy::Leader, T, N, false, false, true>(
         tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true, false,
+    runCase<Variant::kUniform, strategy::ScatterLeader, T, N, true, false,
             true>(tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, true, false, true>(
+    runCase<Variant::kUniform, strategy::TreeLaneK, T, N, true, false, true>(
         tally, rng, opt);
-    runCase<Variant::kSerial, Strategy::kTreeLaneK, T, N, false, false, true>(
+    runCase<Variant::kSerial, strategy::TreeLaneK, T, N, false, false, true>(
         tally, rng, opt);
   }
 }
