@@ -333,109 +333,157 @@ __device__ __forceinline__ unsigned warpPresence(const B &b) {
   }
 }
 
-/// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
-/// outside `active`); `active` is non-empty and its lanes' addresses are valid.
+/// reduceFullWarp for strategies that combine by shuffle trees (and for
+/// batches of more than 32 fields): every lane ends with every field's sum.
+/// A tracked slot that no lane of the warp set (its grid-uniform condition
+/// is false: 3DGS without inverse depth) is not reduced: one warp-wide OR of
+/// the presence words instead of 5 shuffles per such slot. Slots 32 and up
+/// are always reduced.
 template <typename S, typename B, typename A, typename T, int N>
-__device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
-                                               const A &addr, unsigned active) {
+__device__ __forceinline__ void treeFullWarp(const B &b, T (&v)[N],
+                                             const A &addr, unsigned active) {
   const int lane = laneId();
   const bool isActive = (active >> lane) & 1u;
   const int count = popCount(active);
   const int rank = popCount(active & laneMaskLt());
-  if constexpr (S::kReduceScatter && N <= kWarpSize) {
-    int kept = N;
+  const unsigned anyPresent = warpPresence(b);
+  auto skippable = [](int i) {
+    return i < 32 && ((B::trackedInFirstWord() >> i) & 1u);
+  };
 #pragma unroll
-    for (int step = 0; step < 5; ++step) {
-      const int offset = 16 >> step;
-      if (kept > 1) {
-        const int half = (kept + 1) / 2;
-        const bool upper = (lane & offset) != 0;
+  for (int offset = 16; offset >= 1; offset >>= 1) {
 #pragma unroll
-        for (int i = 0; i < N; ++i) {
-          if (i < half) {
-            const int hi = half + i;
-            const T low = v[i];
-            const T high = hi < kept ? v[hi < N ? hi : N - 1] : T(0);
-            const T send = upper ? low : high;
-            v[i] =
-                (upper ? high : low) + __shfl_xor_sync(kFullMask, send, offset);
-          }
-        }
-        kept = half;
-      } else {
-        v[0] += __shfl_xor_sync(kFullMask, v[0], offset);
-      }
-    }
-    // Lane scatterHolder(N, k) now holds the sum of field k in v[0].
-    if constexpr (S::kLeaderIssues) {
-      constexpr ScatterHolders<N> kHolders = scatterHolders<N>();
-      T sum[N];
+    for (int i = 0; i < N; ++i)
+      if (!skippable(i))
+        v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
+  }
 #pragma unroll
-      for (int k = 0; k < N; ++k)
-        sum[k] = __shfl_sync(kFullMask, v[0], kHolders.lane[k]);
-      if (rank == 0 && isActive)
-        plainAtomics(b, addr, sum);
-      return;
-    }
-    if (active == kFullMask) {
-      // Every lane has valid addresses: each holder issues its own field (no
-      // fetch shuffle). With fewer than 5 halvings, lanes differing only in
-      // the low bits hold copies; the one with those bits clear issues.
-      constexpr int kCopies = 32 >> scatterHalvings(N);
-      if ((lane & (kCopies - 1)) == 0 && scatterValid(N, lane)) {
-        T *a;
-        T unused;
-        const int k = scatterField(N, lane);
-        selectField(k, addr, v, a, unused);
-        issueField(b, k, a, v[0]);
-      }
-      return;
-    }
-    // Otherwise the active lane of rank r fetches and issues fields r,
-    // r + count, ... so that only addresses of active lanes are used.
-    for (int first = 0; first < N; first += count) {
-      const int k = first + rank;
-      const int src = k < N ? scatterHolder(N, k) : lane;
-      const T sum = __shfl_sync(kFullMask, v[0], src);
-      if (isActive && k < N) {
-        T *a;
-        T unused;
-        selectField(k, addr, v, a, unused);
-        issueField(b, k, a, sum);
-      }
-    }
-  } else {
-    // A tracked slot that no lane of the warp set (its grid-uniform
-    // condition is false: 3DGS without inverse depth) is not reduced: one
-    // warp-wide OR of the presence words instead of 5 shuffles per such slot.
-    // Slots 32 and up (batches of more than 32 fields) are always reduced.
-    const unsigned anyPresent = warpPresence(b);
-    auto skippable = [](int i) {
-      return i < 32 && ((B::trackedInFirstWord() >> i) & 1u);
-    };
+  for (int i = 0; i < N; ++i) {
+    if (skippable(i) && ((anyPresent >> i) & 1u)) {
 #pragma unroll
-    for (int offset = 16; offset >= 1; offset >>= 1) {
-#pragma unroll
-      for (int i = 0; i < N; ++i)
-        if (!skippable(i))
-          v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
-    }
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      if (skippable(i) && ((anyPresent >> i) & 1u)) {
-#pragma unroll
-        for (int offset = 16; offset >= 1; offset >>= 1)
-          v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
-      }
-    }
-    if constexpr (S::kLeaderIssues) {
-      if (rank == 0 && isActive)
-        plainAtomics(b, addr, v);
-    } else {
-      if (isActive)
-        issueStrided(b, rank, count, addr, v);
+      for (int offset = 16; offset >= 1; offset >>= 1)
+        v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
     }
   }
+  if constexpr (S::kLeaderIssues) {
+    if (rank == 0 && isActive)
+      plainAtomics(b, addr, v);
+  } else {
+    if (isActive)
+      issueStrided(b, rank, count, addr, v);
+  }
+}
+
+/// After the reduce-scatter: one shuffle per field gathers the sums in every
+/// lane, and the active lane of rank 0 issues them all.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void issueGathered(const B &b, const A &addr,
+                                              const T (&v)[N], int rank,
+                                              bool isActive) {
+  constexpr ScatterHolders<N> kHolders = scatterHolders<N>();
+  T sum[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    sum[k] = __shfl_sync(kFullMask, v[0], kHolders.lane[k]);
+  if (rank == 0 && isActive)
+    plainAtomics(b, addr, sum);
+}
+
+/// After the reduce-scatter, when every lane is active (so every lane's
+/// addresses are valid): each holder issues its own field, with no fetch
+/// shuffle. With fewer than 5 halvings, lanes differing only in the low bits
+/// hold copies; the one with those bits clear issues.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void issueFromHolders(const B &b, const A &addr,
+                                                 const T (&v)[N], int lane) {
+  constexpr int kCopies = 32 >> scatterHalvings(N);
+  if ((lane & (kCopies - 1)) == 0 && scatterValid(N, lane)) {
+    T *a;
+    T unused;
+    const int k = scatterField(N, lane);
+    selectField(k, addr, v, a, unused);
+    issueField(b, k, a, v[0]);
+  }
+}
+
+/// After the reduce-scatter, when some lanes are inactive: the active lane of
+/// rank r fetches and issues fields r, r + count, ..., so that only addresses
+/// of active lanes are used. Every lane runs the same shuffles.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void
+issueFetched(const B &b, const A &addr, const T (&v)[N], int lane,
+             bool isActive, int rank, int count) {
+  for (int first = 0; first < N; first += count) {
+    const int k = first + rank;
+    const int src = k < N ? scatterHolder(N, k) : lane;
+    const T sum = __shfl_sync(kFullMask, v[0], src);
+    if (isActive && k < N) {
+      T *a;
+      T unused;
+      selectField(k, addr, v, a, unused);
+      issueField(b, k, a, sum);
+    }
+  }
+}
+
+/// reduceFullWarp for strategies that combine by reduce-scatter (N <= 32):
+/// recursive halving (the layout is described in distwar/lane_math.h)
+/// leaves the sum of field k in v[0] of lane scatterHolder(N, k); then the
+/// leader gathers and issues the sums (leader strategies), or each field is
+/// issued by its holder (every lane active) or fetched by an active lane.
+template <typename S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void
+scatterFullWarp(const B &b, T (&v)[N], const A &addr, unsigned active) {
+  static_assert(N <= kWarpSize, "distwar: a reduce-scatter of at most 32 "
+                                "fields (one per lane)");
+  const int lane = laneId();
+  const bool isActive = (active >> lane) & 1u;
+  const int count = popCount(active);
+  const int rank = popCount(active & laneMaskLt());
+  int kept = N;
+#pragma unroll
+  for (int step = 0; step < 5; ++step) {
+    const int offset = 16 >> step;
+    if (kept > 1) {
+      const int half = (kept + 1) / 2;
+      const bool upper = (lane & offset) != 0;
+#pragma unroll
+      for (int i = 0; i < N; ++i) {
+        if (i < half) {
+          const int hi = half + i;
+          const T low = v[i];
+          const T high = hi < kept ? v[hi < N ? hi : N - 1] : T(0);
+          const T send = upper ? low : high;
+          v[i] =
+              (upper ? high : low) + __shfl_xor_sync(kFullMask, send, offset);
+        }
+      }
+      kept = half;
+    } else {
+      v[0] += __shfl_xor_sync(kFullMask, v[0], offset);
+    }
+  }
+  if constexpr (S::kLeaderIssues) {
+    issueGathered(b, addr, v, rank, isActive);
+    return;
+  }
+  if (active == kFullMask) {
+    issueFromHolders(b, addr, v, lane);
+    return;
+  }
+  issueFetched(b, addr, v, lane, isActive, rank, count);
+}
+
+/// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
+/// outside `active`); `active` is non-empty and its lanes' addresses are valid.
+/// Strategy S decides how the sums are combined and which lanes issue them.
+template <typename S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
+                                               const A &addr, unsigned active) {
+  if constexpr (S::kReduceScatter && N <= kWarpSize)
+    scatterFullWarp<S>(b, v, addr, active);
+  else
+    treeFullWarp<S>(b, v, addr, active);
 }
 
 /// Segmented reduction over key groups (`peers`, from match-any over `mask`).
@@ -484,6 +532,26 @@ __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
   }
 }
 
+/// Whether a full warp's butterfly call reduces (all 32 lanes present): at
+/// least `threshold` lanes are active (`ballot`) and, with CheckKey, every
+/// active lane's key equals the first active lane's. The same in every lane.
+template <bool CheckKey, typename Key, typename Threshold>
+__device__ __forceinline__ bool fullWarpReduces(unsigned ballot, bool active,
+                                                Key key, Threshold threshold) {
+  const int count = popCount(ballot);
+  if constexpr (CheckKey) {
+    const MatchType<Key> mine = matchKey(key);
+    const MatchType<Key> first =
+        __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
+    // The key needs a vote anyway; an int threshold rides along in it.
+    return __all_sync(kFullMask, (!active || mine == first) &&
+                                     count >= static_cast<int>(threshold));
+  } else {
+    (void)active, (void)key;
+    return allReach(kFullMask, count, threshold);
+  }
+}
+
 template <typename S, bool CheckKey, typename B, typename A, typename Key,
           typename Threshold>
 __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
@@ -506,20 +574,8 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
     if (ballot == 0)
       return;
     bool reduce = false;
-    if (present == kFullMask) {
-      const int count = popCount(ballot);
-      if constexpr (CheckKey) {
-        const MatchType<Key> mine = matchKey(key);
-        const MatchType<Key> first =
-            __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
-        // The key needs a vote anyway; an int threshold rides along in it.
-        reduce =
-            __all_sync(kFullMask, (!active || mine == first) &&
-                                      count >= static_cast<int>(threshold));
-      } else {
-        reduce = allReach(kFullMask, count, threshold);
-      }
-    }
+    if (present == kFullMask)
+      reduce = fullWarpReduces<CheckKey>(ballot, active, key, threshold);
     if (!reduce) {
       if (active)
         ownAtomics(b, addr);
