@@ -78,7 +78,8 @@ constexpr __host__ __device__ bool inRanges(int slot) {
 /// since the compiler must carry the initial values across the guards to the
 /// reduction. 3DGS backward auto output (N = 10, sm_90): strategy::Leader
 /// 97 -> 80 registers, strategy::ScatterLaneK 91 -> 64 (256-thread blocks per
-/// SM: 2 -> 3 and 2 -> 4).
+/// SM: 2 -> 3 and 2 -> 4). The presence words, in contrast, are always
+/// initialised: they say which values may be read.
 /// The most fields a batch keeps in registers until its reduction. A group
 /// with more (a channel loop of 128 feature channels) keeps only its first
 /// kKeptOfLongBatch slots and issues each other one as a plain atomic where
@@ -120,6 +121,8 @@ template <typename T, int N, typename... Always> struct Fields {
   T val[kSize > 0 ? kSize : 1];
   using Type = T;
   static constexpr int kWords = (kSize + 31) / 32;
+  /// Presence bits; one word even when no slot is kept (N == 0), so that the
+  /// array is never empty, and that word reads as "nothing set".
   unsigned present[kWords > 0 ? kWords : 1];
 
   /// Whether slot i is set whenever the key is (no run-time presence).
@@ -147,7 +150,7 @@ template <typename T, int N, typename... Always> struct Fields {
 
   __device__ __forceinline__ Fields() {
 #pragma unroll
-    for (int w = 0; w < kWords; ++w)
+    for (int w = 0; w < (kWords > 0 ? kWords : 1); ++w)
       present[w] = 0u;
   }
 

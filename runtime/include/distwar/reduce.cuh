@@ -280,11 +280,6 @@ __device__ __forceinline__ void ownAtomics(const B &b, const A &addr) {
   plainAtomics(b, addr, b.val);
 }
 
-template <typename T, int N, typename... R>
-__device__ __forceinline__ void plainAtomics(const Batch<T, N, R...> &b) {
-  ownAtomics(b, BatchAddress<Batch<T, N, R...>>{b});
-}
-
 /// Field k of register arrays without dynamic indexing (which would move the
 /// arrays to local memory): a chain of selects.
 template <typename A, typename T, int N>
@@ -616,12 +611,31 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
   }
 }
 
+template <typename B, typename A>
+__device__ __forceinline__ void plain(const B &b, const A &addr) {
+  if constexpr (B::kSize == 0) {
+    // No field: nothing to add (and no slot whose presence could be read).
+    (void)b, (void)addr;
+  } else {
+    ownAtomics(b, addr);
+  }
+}
+
 } // namespace detail
 
-/// Every lane that calls issues its own atomics (the unreduced baseline).
+/// Every lane that calls issues its own atomics: the unreduced baseline, with
+/// the batch's semantics (a tracked slot is added only where it was set).
 template <typename T, int N, typename... R>
 __device__ __forceinline__ void reducePlain(const Batch<T, N, R...> &b) {
-  detail::plainAtomics(b);
+  detail::plain(b, detail::BatchAddress<Batch<T, N, R...>>{b});
+}
+
+/// As reducePlain, with deferred addresses: every calling lane calls
+/// `addrOf(k)` for the fields it set (see reduceSerial).
+template <typename T, int N, typename... R, typename AddrOf>
+__device__ __forceinline__ void reducePlain(const Fields<T, N, R...> &f,
+                                            const AddrOf &addrOf) {
+  detail::plain(f, addrOf);
 }
 
 /// Lanes that call are grouped by key (match-any over exactly the calling

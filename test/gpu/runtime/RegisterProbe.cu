@@ -62,8 +62,10 @@ __global__ void probeFields(T *grads, const int *ids, const T *in, int n) {
       distwar::reduceSerial<S>(b, id, t, addrOf);
   } else if (Variant == 1) {
     distwar::reduceButterfly<S>(b, active, id, t, addrOf);
-  } else {
+  } else if (Variant == 2) {
     distwar::reduceButterflyUniform<S>(b, active, id, t, addrOf);
+  } else {
+    distwar::reducePlain(b, addrOf);
   }
 }
 
@@ -95,3 +97,4 @@ PROBE_FIELDS(1, ScatterLaneK, float, 20)
 PROBE_FIELDS(2, Leader, float, 20)
 PROBE_FIELDS(2, ScatterLaneK, float, 1)
 PROBE_FIELDS(1, Leader, double, 20)
+PROBE_FIELDS(3, Leader, float, 20)
