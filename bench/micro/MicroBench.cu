@@ -36,7 +36,7 @@
 
 DISTWAR_SITES(distwar_sites_MicroBench_cu, "tunedAccumulate#0");
 
-using distwar::Strategy;
+namespace strategy = distwar::strategy;
 
 namespace {
 
@@ -77,7 +77,7 @@ __device__ __forceinline__ void lanePlan(int j, bool &active, int &key) {
     active = hash(tid * kIters + j) & 1u;
 }
 
-template <Variant V, Strategy S, Pattern P>
+template <Variant V, typename S, Pattern P>
 __device__ __forceinline__ void
 accumulateBody(float *grads, const float *weights, int threshold) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -112,7 +112,7 @@ accumulateBody(float *grads, const float *weights, int threshold) {
   }
 }
 
-template <Variant V, Strategy S, Pattern P>
+template <Variant V, typename S, Pattern P>
 __global__ void __launch_bounds__(kBlock)
     accumulate(float *grads, const float *weights, int threshold) {
   accumulateBody<V, S, P>(grads, weights, threshold);
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(kBlock)
 // the site table: what the autotuner tunes.
 __global__ void __launch_bounds__(kBlock)
     tunedAccumulate(float *grads, const float *weights) {
-  accumulateBody<Variant::kButterfly, distwar::kDefaultStrategy,
+  accumulateBody<Variant::kButterfly, distwar::DefaultStrategy,
                  Pattern::kHalfActive>(
       grads, weights, DISTWAR_SITE_THRESHOLD(distwar_sites_MicroBench_cu, 0));
 }
@@ -130,7 +130,6 @@ __global__ void __launch_bounds__(kBlock)
 struct Entry {
   std::string name;
   Variant variant;
-  Strategy strategy;
   void (*kernel)(float *, const float *, int);
   std::vector<float> times;
   std::vector<float> grads;
@@ -140,38 +139,35 @@ template <Pattern P> std::vector<Entry> entries() {
   std::vector<Entry> e = {
       {"plain",
        Variant::kPlain,
-       Strategy::kLeader,
-       accumulate<Variant::kPlain, Strategy::kLeader, P>,
+       accumulate<Variant::kPlain, strategy::Leader, P>,
        {},
        {}},
       {"floor",
        Variant::kFloor,
-       Strategy::kLeader,
-       accumulate<Variant::kFloor, Strategy::kLeader, P>,
+       accumulate<Variant::kFloor, strategy::Leader, P>,
        {},
        {}},
 #define DISTWAR_ENTRY(V, S, label)                                             \
   {                                                                            \
-    label, Variant::V, Strategy::S, accumulate<Variant::V, Strategy::S, P>,    \
-        {}, {}                                                                 \
+    label, Variant::V, accumulate<Variant::V, strategy::S, P>, {}, {}          \
   }
-      DISTWAR_ENTRY(kSerial, kLeader, "serial/leader"),
-      DISTWAR_ENTRY(kSerial, kTreeLaneK, "serial/tree-lane-k"),
-      DISTWAR_ENTRY(kSerial, kScatterLaneK, "serial/scatter-lane-k"),
-      DISTWAR_ENTRY(kSerial, kScatterLeader, "serial/scatter-leader"),
-      DISTWAR_ENTRY(kButterfly, kLeader, "butterfly/leader"),
-      DISTWAR_ENTRY(kButterfly, kTreeLaneK, "butterfly/tree-lane-k"),
-      DISTWAR_ENTRY(kButterfly, kScatterLaneK, "butterfly/scatter-lane-k"),
-      DISTWAR_ENTRY(kButterfly, kScatterLeader, "butterfly/scatter-leader"),
+      DISTWAR_ENTRY(kSerial, Leader, "serial/leader"),
+      DISTWAR_ENTRY(kSerial, TreeLaneK, "serial/tree-lane-k"),
+      DISTWAR_ENTRY(kSerial, ScatterLaneK, "serial/scatter-lane-k"),
+      DISTWAR_ENTRY(kSerial, ScatterLeader, "serial/scatter-leader"),
+      DISTWAR_ENTRY(kButterfly, Leader, "butterfly/leader"),
+      DISTWAR_ENTRY(kButterfly, TreeLaneK, "butterfly/tree-lane-k"),
+      DISTWAR_ENTRY(kButterfly, ScatterLaneK, "butterfly/scatter-lane-k"),
+      DISTWAR_ENTRY(kButterfly, ScatterLeader, "butterfly/scatter-leader"),
   };
   // The uniform fast path is only valid where active lanes share a key.
   if (P == Pattern::kSameKey || P == Pattern::kHalfActive) {
-    e.push_back(DISTWAR_ENTRY(kUniform, kLeader, "uniform/leader"));
-    e.push_back(DISTWAR_ENTRY(kUniform, kTreeLaneK, "uniform/tree-lane-k"));
+    e.push_back(DISTWAR_ENTRY(kUniform, Leader, "uniform/leader"));
+    e.push_back(DISTWAR_ENTRY(kUniform, TreeLaneK, "uniform/tree-lane-k"));
     e.push_back(
-        DISTWAR_ENTRY(kUniform, kScatterLaneK, "uniform/scatter-lane-k"));
+        DISTWAR_ENTRY(kUniform, ScatterLaneK, "uniform/scatter-lane-k"));
     e.push_back(
-        DISTWAR_ENTRY(kUniform, kScatterLeader, "uniform/scatter-leader"));
+        DISTWAR_ENTRY(kUniform, ScatterLeader, "uniform/scatter-leader"));
   }
 #undef DISTWAR_ENTRY
   return e;

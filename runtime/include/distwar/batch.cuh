@@ -57,6 +57,23 @@ constexpr __host__ __device__ bool inRanges(int slot) {
 }
 } // namespace detail
 
+/// The most fields a batch keeps in registers until its reduction. A group
+/// with more (a channel loop of 128 feature channels) keeps only its first
+/// kKeptOfLongBatch slots and issues each other one as a plain atomic where
+/// it is set, at the atomic's own place: registers stay bounded (no spills;
+/// a 128-channel feature backward: 46 registers against 32 plain, 255 and a
+/// stack frame when every slot was kept), and every slot still adds exactly
+/// what its atomic adds. The rewriter unrolls a channel loop only up to the
+/// same length.
+constexpr int kMaxBatchFields = 32;
+constexpr int kKeptOfLongBatch = 8;
+
+/// How far the rewriter's `#pragma unroll` unrolls a channel loop of Trip
+/// iterations: wholly up to kMaxBatchFields (slots become constants), not at
+/// all beyond (a 128-iteration body unrolled costs every register).
+template <int Trip>
+constexpr int kChannelUnroll = Trip <= kMaxBatchFields ? Trip : 1;
+
 /// The values of one group: slot i holds a field where it is always set (an
 /// AlwaysSet range) or where bit i of `present` is set (set() was called this
 /// iteration); a tracked slot that was not set (a condition that is uniform
@@ -76,26 +93,11 @@ constexpr __host__ __device__ bool inRanges(int slot) {
 /// discarded): initialising them at the declaration (at the loop head in
 /// butterfly output) keeps the registers live through the whole loop body,
 /// since the compiler must carry the initial values across the guards to the
-/// reduction. 3DGS backward auto output (N = 10, sm_90): kLeader 97 -> 80
-/// registers, kScatterLaneK 91 -> 64 (256-thread blocks per SM: 2 -> 3 and
-/// 2 -> 4).
-/// The most fields a batch keeps in registers until its reduction. A group
-/// with more (a channel loop of 128 feature channels) keeps only its first
-/// kKeptOfLongBatch slots and issues each other one as a plain atomic where
-/// it is set, at the atomic's own place: registers stay bounded (no spills;
-/// a 128-channel feature backward: 46 registers against 32 plain, 255 and a
-/// stack frame when every slot was kept), and every slot still adds exactly
-/// what it added before. The rewriter unrolls a channel loop only up to the
-/// same length.
-constexpr int kMaxBatchFields = 32;
-constexpr int kKeptOfLongBatch = 8;
-
-/// How far the rewriter's `#pragma unroll` unrolls a channel loop of Trip
-/// iterations: wholly up to kMaxBatchFields (slots become constants), not at
-/// all beyond (a 128-iteration body unrolled costs every register).
-template <int Trip>
-constexpr int kChannelUnroll = Trip <= kMaxBatchFields ? Trip : 1;
-
+/// reduction: initialised, the 3DGS backward auto output (N = 10, sm_90)
+/// takes 97 registers instead of 80 with strategy::Leader and 91 instead of
+/// 64 with strategy::ScatterLaneK (2 blocks of 256 threads per SM instead of
+/// 3 and 4). The presence words, in contrast, are always initialised: they
+/// say which values may be read.
 template <typename T, int N, typename... Always> struct Fields {
   // N == 0 is a batch of a channel loop instantiated with no channels: the
   // reductions do nothing for it (the loop added nothing either).
@@ -120,6 +122,8 @@ template <typename T, int N, typename... Always> struct Fields {
   T val[kSize > 0 ? kSize : 1];
   using Type = T;
   static constexpr int kWords = (kSize + 31) / 32;
+  /// Presence bits; one word even when no slot is kept (N == 0), so that the
+  /// array is never empty, and that word reads as "nothing set".
   unsigned present[kWords > 0 ? kWords : 1];
 
   /// Whether slot i is set whenever the key is (no run-time presence).
@@ -147,13 +151,12 @@ template <typename T, int N, typename... Always> struct Fields {
 
   __device__ __forceinline__ Fields() {
 #pragma unroll
-    for (int w = 0; w < kWords; ++w)
+    for (int w = 0; w < (kWords > 0 ? kWords : 1); ++w)
       present[w] = 0u;
   }
 
   /// Keeps slot `slot`'s value (its address is rebuilt by the reduction's
   /// addrOf), or adds it at `a` now when the batch does not keep the slot.
-  /// `slot` is a compile-time constant after unrolling.
   /// `slot` is a compile-time constant after unrolling, except in a channel
   /// loop too long to unroll: then a chain of selects keeps the values in
   /// registers (an indexed store would move them to local memory).

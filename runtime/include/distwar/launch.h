@@ -167,24 +167,10 @@ public:
     t.state = this;
     t.stream = stream;
     ++calls;
-    // The program's own error comes first: leave it for its check.
-    if (cudaPeekAtLastError() != cudaSuccess)
-      return t;
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-      cudaGetLastError();
-      return t;
-    }
-    Device &d = deviceState(device);
-    if (d.broken)
-      return t;
-    t.device = device;
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-      // The legacy stream while another stream captures: nothing to do.
-      cudaGetLastError();
+    Device *d = usableDevice(stream, status, t);
+    if (!d)
       return t;
-    }
     // The calls below that another thread's capture in global mode forbids
     // (event queries, allocations, pageable copies) run in relaxed mode; a
     // launch that makes none (most, once settled) leaves the mode alone.
@@ -196,56 +182,19 @@ public:
     const bool passive = kernelTunerDepth() > 0;
     const LaunchSchedule::Sites sites = currentSites(registry);
     if (status != cudaStreamCaptureStatusNone) {
-      d.schedule.freeze();
+      d->schedule.freeze();
       if (!passive) {
         relax();
-        setForCapture(d, sites, stream);
+        setForCapture(*d, sites, stream);
       }
       return t;
     }
-    if (!d.pinned) {
+    if (!d->pinned) {
       relax();
-      if (!preparePinned(d))
+      if (!preparePinned(*d))
         return t;
     }
-
-    if (d.generation != sites.generation) {
-      d.known.assign(entries.size(), -1);
-      d.generation = sites.generation;
-    }
-    if (d.schedule.collectsFirst(sites) && !d.inFlight.empty()) {
-      relax();
-      collect(d);
-      if (d.broken)
-        return t;
-    }
-    const LaunchSchedule::Steps steps =
-        d.schedule.plan(sites, passive, d.free.size(), d.inFlight.size());
-    if (steps.write) {
-      relax();
-      if (!write(d, stream, steps.threshold)) {
-        d.schedule.forget(steps.ticket);
-        return t;
-      }
-      d.schedule.written(steps, sites);
-    }
-    if (steps.ticket == -1)
-      return t;
-    relax();
-    if (steps.collect)
-      collect(d);
-    if (d.broken || d.free.empty()) {
-      d.schedule.forget(steps.ticket);
-      return t;
-    }
-    const int pair = d.free.back();
-    if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
-      d.schedule.forget(steps.ticket);
-      return t;
-    }
-    d.free.pop_back();
-    t.pair = pair;
-    t.ticket = steps.ticket;
+    beginScheduled(*d, stream, sites, passive, relax, t);
     return t;
   }
 
@@ -289,6 +238,79 @@ private:
       lastDevice = device;
     }
     return *last;
+  }
+
+  /// The state of the current device (its number in `t`) when this launch
+  /// may be tuned or timed there, and the stream's capture status; nullptr
+  /// when the launch is left alone: the program has an error pending (left
+  /// for its own check), the device or the capture status cannot be read
+  /// (the legacy stream while another stream captures), or tuning stopped on
+  /// that device.
+  Device *usableDevice(cudaStream_t stream, cudaStreamCaptureStatus &status,
+                       LaunchTicket &t) {
+    if (cudaPeekAtLastError() != cudaSuccess)
+      return nullptr;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    Device &d = deviceState(device);
+    if (d.broken)
+      return nullptr;
+    t.device = device;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return &d;
+  }
+
+  /// A launch outside any capture: reads back finished times when the
+  /// schedule asks first, writes the threshold it plans, and records the
+  /// start event of a timed launch into `t`. `relax` enters relaxed capture
+  /// mode (see begin) before the first call that needs it.
+  template <typename Relax>
+  void beginScheduled(Device &d, cudaStream_t stream,
+                      const LaunchSchedule::Sites &sites, bool passive,
+                      const Relax &relax, LaunchTicket &t) {
+    if (d.generation != sites.generation) {
+      d.known.assign(entries.size(), -1);
+      d.generation = sites.generation;
+    }
+    if (d.schedule.collectsFirst(sites) && !d.inFlight.empty()) {
+      relax();
+      collect(d);
+      if (d.broken)
+        return;
+    }
+    const LaunchSchedule::Steps steps =
+        d.schedule.plan(sites, passive, d.free.size(), d.inFlight.size());
+    if (steps.write) {
+      relax();
+      if (!write(d, stream, steps.threshold)) {
+        d.schedule.forget(steps.ticket);
+        return;
+      }
+      d.schedule.written(steps, sites);
+    }
+    if (steps.ticket == -1)
+      return;
+    relax();
+    if (steps.collect)
+      collect(d);
+    if (d.broken || d.free.empty()) {
+      d.schedule.forget(steps.ticket);
+      return;
+    }
+    const int pair = d.free.back();
+    if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
+      d.schedule.forget(steps.ticket);
+      return;
+    }
+    d.free.pop_back();
+    t.pair = pair;
+    t.ticket = steps.ticket;
   }
 
   /// An error of ours stops the tuning on this device; it is cleared so

@@ -39,41 +39,93 @@
 #error "distwar reductions need sm_70 or newer (__match_any_sync)"
 #endif
 
+// The strategy is a type named at the call (distwar::strategy); a macro that
+// changed it per translation unit would give one template different meanings
+// in units linked together.
+#ifdef DISTWAR_STRATEGY
+#error "distwar: DISTWAR_STRATEGY is not read. Name the strategy as the \
+reduction's first template argument (distwar::strategy::Leader, ...); to build \
+generated code with another one, see runtime/kernels/auto_strategy.cuh"
+#endif
+
 namespace distwar {
 
 /// Threshold value that disables reduction: every lane issues plain atomics.
 constexpr int kNeverReduce = 33;
 
-/// How a reduced warp (or key group) combines and issues its sums.
-enum class Strategy : int {
-  /// Shuffle tree over all fields (5 shuffles per field for a full warp);
-  /// one lane (the first active one / group leader) issues every atomic.
-  /// The default until session 3 (bench/RESULTS.md).
-  kLeader = 0,
-  /// Same tree; the active lane of rank k issues field k (mod the lane count),
-  /// so a warp issues up to 32 fields with one atomic instruction.
-  kTreeLaneK = 1,
-  /// Full warps: recursive-halving reduce-scatter (about N + 5 shuffles instead
-  /// of 5N for N <= 32 fields), then lane-k issue. Partial key groups of the
-  /// serial variant use the rotated tree of kTreeLaneK.
-  kScatterLaneK = 2,
-  /// Full warps of at most 32 fields: the reduce-scatter of kScatterLaneK,
-  /// then one shuffle per field gathers the sums in the leader, which issues
-  /// every atomic (N + 5 + N shuffles and about half the instructions of
-  /// kLeader's tree for N = 10; the 3DGS backward closes 2-5 more points of
-  /// the gap to the no-atomic floor). Otherwise (partial key groups, more
-  /// than 32 fields) as kLeader. The default.
-  kScatterLeader = 3,
+/// How a reduced warp (or key group) combines and issues its sums: one type
+/// per strategy, passed as the first template argument of a reduction
+/// (`reduceSerial<distwar::strategy::Leader>(...)`); calls that name none,
+/// which is all generated code, use DefaultStrategy. A strategy is two
+/// choices, each a trait the reductions switch on at compile time:
+///  - kReduceScatter: a full warp of at most 32 fields combines by
+///    recursive-halving reduce-scatter (about N + 5 shuffles instead of 5N)
+///    rather than by one shuffle tree per field. Partial key groups and
+///    batches of more than 32 fields always use the trees.
+///  - kLeaderIssues: one lane (the first active one, or the key group's
+///    leader) issues every atomic, rather than the active lane of rank k
+///    issuing field k (mod the lane count), which spreads the atomics over
+///    up to 32 lanes and one instruction.
+namespace strategy {
+
+/// Shuffle tree over all fields (5 shuffles per field for a full warp); the
+/// leader issues every atomic.
+struct Leader {
+  static constexpr bool kReduceScatter = false;
+  static constexpr bool kLeaderIssues = true;
+  static constexpr const char *kName = "leader";
 };
 
-#ifndef DISTWAR_STRATEGY
-#define DISTWAR_STRATEGY 3
-#endif
-/// Strategy used when none is named; set -DDISTWAR_STRATEGY=<0|1|2|3> to
-/// change it for a whole translation unit.
-constexpr Strategy kDefaultStrategy = static_cast<Strategy>(DISTWAR_STRATEGY);
+/// The tree of Leader; the active lane of rank k issues field k (mod the
+/// lane count), so a warp issues up to 32 fields with one atomic instruction.
+struct TreeLaneK {
+  static constexpr bool kReduceScatter = false;
+  static constexpr bool kLeaderIssues = false;
+  static constexpr const char *kName = "tree-lane-k";
+};
+
+/// Full warps: reduce-scatter, then each field is issued by the lane that
+/// holds its sum (or, when some lanes are inactive, fetched and issued by the
+/// active lane of rank k). Partial key groups of the serial reduction use the
+/// rotated tree of TreeLaneK.
+struct ScatterLaneK {
+  static constexpr bool kReduceScatter = true;
+  static constexpr bool kLeaderIssues = false;
+  static constexpr const char *kName = "scatter-lane-k";
+};
+
+/// Full warps of at most 32 fields: the reduce-scatter of ScatterLaneK, then
+/// one shuffle per field gathers the sums in the leader, which issues every
+/// atomic (N + 5 + N shuffles and about half the instructions of Leader's
+/// tree for N = 10; the 3DGS backward closes 2-5 more points of the gap to
+/// the no-atomic floor, bench/RESULTS.md). Otherwise as Leader.
+struct ScatterLeader {
+  static constexpr bool kReduceScatter = true;
+  static constexpr bool kLeaderIssues = true;
+  static constexpr const char *kName = "scatter-leader";
+};
+
+} // namespace strategy
+
+/// The strategy of every reduction called without one. One type for the
+/// whole program: a build that compiles the same generated code with another
+/// strategy names it at the calls (runtime/kernels/auto_strategy.cuh), so no
+/// two translation units give one entity different meanings.
+using DefaultStrategy = strategy::ScatterLeader;
 
 namespace detail {
+template <typename S> struct IsStrategy : std::false_type {};
+template <> struct IsStrategy<strategy::Leader> : std::true_type {};
+template <> struct IsStrategy<strategy::TreeLaneK> : std::true_type {};
+template <> struct IsStrategy<strategy::ScatterLaneK> : std::true_type {};
+template <> struct IsStrategy<strategy::ScatterLeader> : std::true_type {};
+
+template <typename S> __host__ __device__ constexpr void checkStrategy() {
+  static_assert(IsStrategy<S>::value,
+                "distwar: the first template argument of a reduction is a "
+                "strategy: distwar::strategy::Leader, TreeLaneK, ScatterLaneK "
+                "or ScatterLeader");
+}
 
 __device__ __forceinline__ int laneId() {
   unsigned lane;
@@ -114,7 +166,7 @@ __device__ __forceinline__ MatchType<Key> matchKey(Key key) {
 /// in a discarded sum. Reading the raw arrays here
 /// rather than address()/value() keeps the batch's live ranges short (see
 /// Batch; in the 3DGS backward, address()/value() here: 80 registers with
-/// kScatterLaneK and 80/118 with kLeader/kTreeLaneK; raw: 64 and 80/80).
+/// ScatterLaneK and 80/118 with Leader/TreeLaneK; raw: 64 and 80/80).
 /// Batch-like types B (Batch, Fields) provide val[], has(i) and kWords.
 template <typename B, typename T, int N>
 __device__ __forceinline__ void unpackValues(const B &b, bool use,
@@ -228,11 +280,6 @@ __device__ __forceinline__ void ownAtomics(const B &b, const A &addr) {
   plainAtomics(b, addr, b.val);
 }
 
-template <typename T, int N, typename... R>
-__device__ __forceinline__ void plainAtomics(const Batch<T, N, R...> &b) {
-  ownAtomics(b, BatchAddress<Batch<T, N, R...>>{b});
-}
-
 /// Field k of register arrays without dynamic indexing (which would move the
 /// arrays to local memory): a chain of selects.
 template <typename A, typename T, int N>
@@ -281,111 +328,157 @@ __device__ __forceinline__ unsigned warpPresence(const B &b) {
   }
 }
 
-/// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
-/// outside `active`); `active` is non-empty and its lanes' addresses are valid.
-template <Strategy S, typename B, typename A, typename T, int N>
-__device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
-                                               const A &addr, unsigned active) {
+/// reduceFullWarp for strategies that combine by shuffle trees (and for
+/// batches of more than 32 fields): every lane ends with every field's sum.
+/// A tracked slot that no lane of the warp set (its grid-uniform condition
+/// is false: 3DGS without inverse depth) is not reduced: one warp-wide OR of
+/// the presence words instead of 5 shuffles per such slot. Slots 32 and up
+/// are always reduced.
+template <typename S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void treeFullWarp(const B &b, T (&v)[N],
+                                             const A &addr, unsigned active) {
   const int lane = laneId();
   const bool isActive = (active >> lane) & 1u;
   const int count = popCount(active);
   const int rank = popCount(active & laneMaskLt());
-  if constexpr ((S == Strategy::kScatterLaneK ||
-                 S == Strategy::kScatterLeader) &&
-                N <= kWarpSize) {
-    int kept = N;
+  const unsigned anyPresent = warpPresence(b);
+  auto skippable = [](int i) {
+    return i < 32 && ((B::trackedInFirstWord() >> i) & 1u);
+  };
 #pragma unroll
-    for (int step = 0; step < 5; ++step) {
-      const int offset = 16 >> step;
-      if (kept > 1) {
-        const int half = (kept + 1) / 2;
-        const bool upper = (lane & offset) != 0;
+  for (int offset = 16; offset >= 1; offset >>= 1) {
 #pragma unroll
-        for (int i = 0; i < N; ++i) {
-          if (i < half) {
-            const int hi = half + i;
-            const T low = v[i];
-            const T high = hi < kept ? v[hi < N ? hi : N - 1] : T(0);
-            const T send = upper ? low : high;
-            v[i] =
-                (upper ? high : low) + __shfl_xor_sync(kFullMask, send, offset);
-          }
-        }
-        kept = half;
-      } else {
-        v[0] += __shfl_xor_sync(kFullMask, v[0], offset);
-      }
-    }
-    // Lane scatterHolder(N, k) now holds the sum of field k in v[0].
-    if constexpr (S == Strategy::kScatterLeader) {
-      constexpr ScatterHolders<N> kHolders = scatterHolders<N>();
-      T sum[N];
+    for (int i = 0; i < N; ++i)
+      if (!skippable(i))
+        v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
+  }
 #pragma unroll
-      for (int k = 0; k < N; ++k)
-        sum[k] = __shfl_sync(kFullMask, v[0], kHolders.lane[k]);
-      if (rank == 0 && isActive)
-        plainAtomics(b, addr, sum);
-      return;
-    }
-    if (active == kFullMask) {
-      // Every lane has valid addresses: each holder issues its own field (no
-      // fetch shuffle). With fewer than 5 halvings, lanes differing only in
-      // the low bits hold copies; the one with those bits clear issues.
-      constexpr int kCopies = 32 >> scatterHalvings(N);
-      if ((lane & (kCopies - 1)) == 0 && scatterValid(N, lane)) {
-        T *a;
-        T unused;
-        const int k = scatterField(N, lane);
-        selectField(k, addr, v, a, unused);
-        issueField(b, k, a, v[0]);
-      }
-      return;
-    }
-    // Otherwise the active lane of rank r fetches and issues fields r,
-    // r + count, ... so that only addresses of active lanes are used.
-    for (int first = 0; first < N; first += count) {
-      const int k = first + rank;
-      const int src = k < N ? scatterHolder(N, k) : lane;
-      const T sum = __shfl_sync(kFullMask, v[0], src);
-      if (isActive && k < N) {
-        T *a;
-        T unused;
-        selectField(k, addr, v, a, unused);
-        issueField(b, k, a, sum);
-      }
-    }
-  } else {
-    // A tracked slot that no lane of the warp set (its grid-uniform
-    // condition is false: 3DGS without inverse depth) is not reduced: one
-    // warp-wide OR of the presence words instead of 5 shuffles per such slot.
-    // Slots 32 and up (batches of more than 32 fields) are always reduced.
-    const unsigned anyPresent = warpPresence(b);
-    auto skippable = [](int i) {
-      return i < 32 && ((B::trackedInFirstWord() >> i) & 1u);
-    };
+  for (int i = 0; i < N; ++i) {
+    if (skippable(i) && ((anyPresent >> i) & 1u)) {
 #pragma unroll
-    for (int offset = 16; offset >= 1; offset >>= 1) {
-#pragma unroll
-      for (int i = 0; i < N; ++i)
-        if (!skippable(i))
-          v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
-    }
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      if (skippable(i) && ((anyPresent >> i) & 1u)) {
-#pragma unroll
-        for (int offset = 16; offset >= 1; offset >>= 1)
-          v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
-      }
-    }
-    if constexpr (S == Strategy::kLeader || S == Strategy::kScatterLeader) {
-      if (rank == 0 && isActive)
-        plainAtomics(b, addr, v);
-    } else {
-      if (isActive)
-        issueStrided(b, rank, count, addr, v);
+      for (int offset = 16; offset >= 1; offset >>= 1)
+        v[i] += __shfl_xor_sync(kFullMask, v[i], offset);
     }
   }
+  if constexpr (S::kLeaderIssues) {
+    if (rank == 0 && isActive)
+      plainAtomics(b, addr, v);
+  } else {
+    if (isActive)
+      issueStrided(b, rank, count, addr, v);
+  }
+}
+
+/// After the reduce-scatter: one shuffle per field gathers the sums in every
+/// lane, and the active lane of rank 0 issues them all.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void issueGathered(const B &b, const A &addr,
+                                              const T (&v)[N], int rank,
+                                              bool isActive) {
+  constexpr ScatterHolders<N> kHolders = scatterHolders<N>();
+  T sum[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    sum[k] = __shfl_sync(kFullMask, v[0], kHolders.lane[k]);
+  if (rank == 0 && isActive)
+    plainAtomics(b, addr, sum);
+}
+
+/// After the reduce-scatter, when every lane is active (so every lane's
+/// addresses are valid): each holder issues its own field, with no fetch
+/// shuffle. With fewer than 5 halvings, lanes differing only in the low bits
+/// hold copies; the one with those bits clear issues.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void issueFromHolders(const B &b, const A &addr,
+                                                 const T (&v)[N], int lane) {
+  constexpr int kCopies = 32 >> scatterHalvings(N);
+  if ((lane & (kCopies - 1)) == 0 && scatterValid(N, lane)) {
+    T *a;
+    T unused;
+    const int k = scatterField(N, lane);
+    selectField(k, addr, v, a, unused);
+    issueField(b, k, a, v[0]);
+  }
+}
+
+/// After the reduce-scatter, when some lanes are inactive: the active lane of
+/// rank r fetches and issues fields r, r + count, ..., so that only addresses
+/// of active lanes are used. Every lane runs the same shuffles.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void
+issueFetched(const B &b, const A &addr, const T (&v)[N], int lane,
+             bool isActive, int rank, int count) {
+  for (int first = 0; first < N; first += count) {
+    const int k = first + rank;
+    const int src = k < N ? scatterHolder(N, k) : lane;
+    const T sum = __shfl_sync(kFullMask, v[0], src);
+    if (isActive && k < N) {
+      T *a;
+      T unused;
+      selectField(k, addr, v, a, unused);
+      issueField(b, k, a, sum);
+    }
+  }
+}
+
+/// reduceFullWarp for strategies that combine by reduce-scatter (N <= 32):
+/// recursive halving (the layout is described in distwar/lane_math.h)
+/// leaves the sum of field k in v[0] of lane scatterHolder(N, k); then the
+/// leader gathers and issues the sums (leader strategies), or each field is
+/// issued by its holder (every lane active) or fetched by an active lane.
+template <typename S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void
+scatterFullWarp(const B &b, T (&v)[N], const A &addr, unsigned active) {
+  static_assert(N <= kWarpSize, "distwar: a reduce-scatter of at most 32 "
+                                "fields (one per lane)");
+  const int lane = laneId();
+  const bool isActive = (active >> lane) & 1u;
+  const int count = popCount(active);
+  const int rank = popCount(active & laneMaskLt());
+  int kept = N;
+#pragma unroll
+  for (int step = 0; step < 5; ++step) {
+    const int offset = 16 >> step;
+    if (kept > 1) {
+      const int half = (kept + 1) / 2;
+      const bool upper = (lane & offset) != 0;
+#pragma unroll
+      for (int i = 0; i < N; ++i) {
+        if (i < half) {
+          const int hi = half + i;
+          const T low = v[i];
+          const T high = hi < kept ? v[hi < N ? hi : N - 1] : T(0);
+          const T send = upper ? low : high;
+          v[i] =
+              (upper ? high : low) + __shfl_xor_sync(kFullMask, send, offset);
+        }
+      }
+      kept = half;
+    } else {
+      v[0] += __shfl_xor_sync(kFullMask, v[0], offset);
+    }
+  }
+  if constexpr (S::kLeaderIssues) {
+    issueGathered(b, addr, v, rank, isActive);
+    return;
+  }
+  if (active == kFullMask) {
+    issueFromHolders(b, addr, v, lane);
+    return;
+  }
+  issueFetched(b, addr, v, lane, isActive, rank, count);
+}
+
+/// All 32 lanes call together. `v` holds each lane's values (zeros for lanes
+/// outside `active`); `active` is non-empty and its lanes' addresses are valid.
+/// Strategy S decides how the sums are combined and which lanes issue them.
+template <typename S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
+                                               const A &addr, unsigned active) {
+  if constexpr (S::kReduceScatter && N <= kWarpSize)
+    scatterFullWarp<S>(b, v, addr, active);
+  else
+    treeFullWarp<S>(b, v, addr, active);
 }
 
 /// Segmented reduction over key groups (`peers`, from match-any over `mask`).
@@ -395,12 +488,11 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
 /// source of every field is the same lane, rank (r + offset) mod g, so one lane
 /// search per step serves all fields. Every lane in `mask` runs the same number
 /// of steps.
-template <Strategy S, typename B, typename A, typename T, int N>
+template <typename S, typename B, typename A, typename T, int N>
 __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
                                                 const A &addr, unsigned mask,
                                                 unsigned peers) {
-  constexpr bool kRotate =
-      S == Strategy::kTreeLaneK || S == Strategy::kScatterLaneK;
+  constexpr bool kRotate = !S::kLeaderIssues;
   const int groupSize = popCount(peers);
   const int rank = popCount(peers & laneMaskLt());
   int virtualRank[N];
@@ -435,10 +527,31 @@ __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
   }
 }
 
-template <Strategy S, bool CheckKey, typename B, typename A, typename Key,
+/// Whether a full warp's butterfly call reduces (all 32 lanes present): at
+/// least `threshold` lanes are active (`ballot`) and, with CheckKey, every
+/// active lane's key equals the first active lane's. The same in every lane.
+template <bool CheckKey, typename Key, typename Threshold>
+__device__ __forceinline__ bool fullWarpReduces(unsigned ballot, bool active,
+                                                Key key, Threshold threshold) {
+  const int count = popCount(ballot);
+  if constexpr (CheckKey) {
+    const MatchType<Key> mine = matchKey(key);
+    const MatchType<Key> first =
+        __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
+    // The key needs a vote anyway; an int threshold rides along in it.
+    return __all_sync(kFullMask, (!active || mine == first) &&
+                                     count >= static_cast<int>(threshold));
+  } else {
+    (void)active, (void)key;
+    return allReach(kFullMask, count, threshold);
+  }
+}
+
+template <typename S, bool CheckKey, typename B, typename A, typename Key,
           typename Threshold>
 __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
                                           Threshold threshold, const A &addr) {
+  checkStrategy<S>();
   if constexpr (B::kSize == 0) {
     // No field (a channel loop instantiated with no channels): no lane
     // adds anything.
@@ -456,20 +569,8 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
     if (ballot == 0)
       return;
     bool reduce = false;
-    if (present == kFullMask) {
-      const int count = popCount(ballot);
-      if constexpr (CheckKey) {
-        const MatchType<Key> mine = matchKey(key);
-        const MatchType<Key> first =
-            __shfl_sync(kFullMask, mine, __ffs(ballot) - 1);
-        // The key needs a vote anyway; an int threshold rides along in it.
-        reduce =
-            __all_sync(kFullMask, (!active || mine == first) &&
-                                      count >= static_cast<int>(threshold));
-      } else {
-        reduce = allReach(kFullMask, count, threshold);
-      }
-    }
+    if (present == kFullMask)
+      reduce = fullWarpReduces<CheckKey>(ballot, active, key, threshold);
     if (!reduce) {
       if (active)
         ownAtomics(b, addr);
@@ -482,9 +583,10 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
   }
 }
 
-template <Strategy S, typename B, typename A, typename Key, typename Threshold>
+template <typename S, typename B, typename A, typename Key, typename Threshold>
 __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
                                        const A &addr) {
+  checkStrategy<S>();
   if constexpr (B::kSize == 0) {
     // No field (a channel loop instantiated with no channels): no lane
     // adds anything.
@@ -509,19 +611,38 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
   }
 }
 
+template <typename B, typename A>
+__device__ __forceinline__ void plain(const B &b, const A &addr) {
+  if constexpr (B::kSize == 0) {
+    // No field: nothing to add (and no slot whose presence could be read).
+    (void)b, (void)addr;
+  } else {
+    ownAtomics(b, addr);
+  }
+}
+
 } // namespace detail
 
-/// Every lane that calls issues its own atomics (the unreduced baseline).
+/// Every lane that calls issues its own atomics: the unreduced baseline, with
+/// the batch's semantics (a tracked slot is added only where it was set).
 template <typename T, int N, typename... R>
 __device__ __forceinline__ void reducePlain(const Batch<T, N, R...> &b) {
-  detail::plainAtomics(b);
+  detail::plain(b, detail::BatchAddress<Batch<T, N, R...>>{b});
+}
+
+/// As reducePlain, with deferred addresses: every calling lane calls
+/// `addrOf(k)` for the fields it set (see reduceSerial).
+template <typename T, int N, typename... R, typename AddrOf>
+__device__ __forceinline__ void reducePlain(const Fields<T, N, R...> &f,
+                                            const AddrOf &addrOf) {
+  detail::plain(f, addrOf);
 }
 
 /// Lanes that call are grouped by key (match-any over exactly the calling
 /// lanes); each group's sums are issued once per field, with the addresses of
 /// the issuing lane (same key implies same addresses). When fewer than
 /// `threshold` lanes call, every calling lane issues plain atomics.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
           typename Key, typename Threshold>
 __device__ __forceinline__ void reduceSerial(const Batch<T, N, R...> &b,
                                              Key key, Threshold threshold) {
@@ -532,7 +653,7 @@ __device__ __forceinline__ void reduceSerial(const Batch<T, N, R...> &b,
 /// As reduceSerial, with deferred addresses: `addrOf(k)` (k a compile-time
 /// constant) returns field k's address for this lane's key, or nullptr;
 /// only issuing lanes call it, after the reduction.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
           typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void reduceSerial(const Fields<T, N, R...> &f,
                                              Key key, Threshold threshold,
@@ -545,7 +666,7 @@ __device__ __forceinline__ void reduceSerial(const Fields<T, N, R...> &f,
 /// tree only when all 32 lanes are present, all active lanes share `key` and
 /// at least `threshold` lanes are active; otherwise the active lanes issue
 /// plain atomics.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
           typename Key, typename Threshold>
 __device__ __forceinline__ void reduceButterfly(const Batch<T, N, R...> &b,
                                                 bool active, Key key,
@@ -555,7 +676,7 @@ __device__ __forceinline__ void reduceButterfly(const Batch<T, N, R...> &b,
 }
 
 /// As reduceButterfly, with deferred addresses (see reduceSerial).
-template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
           typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void
 reduceButterfly(const Fields<T, N, R...> &f, bool active, Key key,
@@ -565,7 +686,7 @@ reduceButterfly(const Fields<T, N, R...> &f, bool active, Key key,
 
 /// As reduceButterfly, for a key the rewriter proved warp-uniform: no key
 /// comparison.
-template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
           typename Key, typename Threshold>
 __device__ __forceinline__ void
 reduceButterflyUniform(const Batch<T, N, R...> &b, bool active, Key key,
@@ -575,7 +696,7 @@ reduceButterflyUniform(const Batch<T, N, R...> &b, bool active, Key key,
 }
 
 /// As reduceButterflyUniform, with deferred addresses (see reduceSerial).
-template <Strategy S = kDefaultStrategy, typename T, int N, typename... R,
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
           typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void
 reduceButterflyUniform(const Fields<T, N, R...> &f, bool active, Key key,

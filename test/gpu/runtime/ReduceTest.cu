@@ -8,7 +8,9 @@
 // with AlwaysSet ranges (every slot but the last issued with no presence or
 // null test; the last one tracked and sometimes null), and with LaneSet
 // ranges (slot 0 always set, the others set by some lanes of a key and not
-// by others: the issuing lane may not have set the slot it issues).
+// by others: the issuing lane may not have set the slot it issues). The
+// unreduced baseline (reducePlain) runs the same cases, and every reduction
+// runs on batches of no field.
 // `--small` runs a subset for compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
@@ -24,12 +26,12 @@
 #include <type_traits>
 #include <vector>
 
-using distwar::Strategy;
+namespace strategy = distwar::strategy;
 
 namespace {
 
 enum Flags : unsigned char { kActive = 1, kExit = 2, kSplit = 4 };
-enum class Variant { kSerial, kButterfly, kUniform };
+enum class Variant { kPlain, kSerial, kButterfly, kUniform };
 
 constexpr int kWarps = 16;
 constexpr int kThreads = kWarps * 32;
@@ -60,11 +62,14 @@ __host__ __device__ inline bool laneSets(int i, int k) {
 /// Stands for "no addrOf": the Batch form's own addresses are used.
 struct NoAddrOf {};
 
-template <Variant V, Strategy S, typename B, typename Key, typename AddrOf>
+template <Variant V, typename S, typename B, typename Key, typename AddrOf>
 __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
                                           int threshold, const AddrOf &addrOf) {
   if constexpr (std::is_same<AddrOf, NoAddrOf>::value) {
-    if constexpr (V == Variant::kSerial) {
+    if constexpr (V == Variant::kPlain) {
+      if (active)
+        distwar::reducePlain(b);
+    } else if constexpr (V == Variant::kSerial) {
       if (active)
         distwar::reduceSerial<S>(b, key, threshold);
     } else if constexpr (V == Variant::kButterfly) {
@@ -73,7 +78,10 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
       distwar::reduceButterflyUniform<S>(b, active, key, threshold);
     }
   } else {
-    if constexpr (V == Variant::kSerial) {
+    if constexpr (V == Variant::kPlain) {
+      if (active)
+        distwar::reducePlain(b, addrOf);
+    } else if constexpr (V == Variant::kSerial) {
       if (active)
         distwar::reduceSerial<S>(b, key, threshold, addrOf);
     } else if constexpr (V == Variant::kButterfly) {
@@ -84,7 +92,7 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
   }
 }
 
-template <Variant V, Strategy S, typename T, int N, bool Deferred, bool Always,
+template <Variant V, typename S, typename T, int N, bool Deferred, bool Always,
           bool Lane>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
@@ -211,7 +219,8 @@ template <typename T> const char *typeName() {
 }
 
 const char *variantName(Variant v) {
-  return v == Variant::kSerial      ? "serial"
+  return v == Variant::kPlain       ? "plain"
+         : v == Variant::kSerial    ? "serial"
          : v == Variant::kButterfly ? "butterfly"
                                     : "uniform";
 }
@@ -220,7 +229,7 @@ struct Options {
   bool small = false;
 };
 
-template <Variant V, Strategy S, typename T, int N, bool Deferred = false,
+template <Variant V, typename S, typename T, int N, bool Deferred = false,
           bool Always = false, bool Lane = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
@@ -267,10 +276,11 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           cudaMemcpy(dFlags, in.flags.data(), kThreads, cudaMemcpyHostToDevice),
           "cudaMemcpy");
       const std::string what =
-          std::string(variantName(V)) + " strategy " +
-          std::to_string(static_cast<int>(S)) + " " + typeName<T>() +
-          " N=" + std::to_string(N) + " " + pattern.name + " threshold " +
-          std::to_string(t) + (absentFields ? " (a slot absent)" : "") +
+          std::string(variantName(V)) +
+          (V == Variant::kPlain ? "" : std::string(" strategy ") + S::kName) +
+          " " + typeName<T>() + " N=" + std::to_string(N) + " " + pattern.name +
+          " threshold " + std::to_string(t) +
+          (absentFields ? " (a slot absent)" : "") +
           (Deferred ? " (deferred addresses)" : "") +
           (Always ? " (AlwaysSet<0, N - 1>)" : "") +
           (Lane ? " (LaneSet<1, N>)" : "");
@@ -328,62 +338,69 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
 
 template <typename T, int N>
 void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
-  runCase<Variant::kSerial, Strategy::kLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kScatterLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, Strategy::kScatterLeader, T, N>(tally, rng, opt);
+  // The unreduced baseline, both forms (it takes no strategy).
+  runCase<Variant::kPlain, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kPlain, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::TreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::TreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::Leader, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::TreeLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::ScatterLaneK, T, N>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::ScatterLeader, T, N>(tally, rng, opt);
+  runCase<Variant::kUniform, strategy::ScatterLeader, T, N>(tally, rng, opt);
   // Deferred addresses (Fields + addrOf).
-  runCase<Variant::kSerial, Strategy::kLeader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, true>(tally, rng,
-                                                                 opt);
-  runCase<Variant::kButterfly, Strategy::kLeader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kButterfly, Strategy::kTreeLaneK, T, N, true>(tally, rng,
-                                                                 opt);
-  runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true>(tally, rng,
-                                                                    opt);
-  runCase<Variant::kUniform, Strategy::kLeader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kSerial, Strategy::kScatterLeader, T, N, true>(tally, rng,
-                                                                  opt);
-  runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true>(tally, rng,
+  runCase<Variant::kSerial, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, true>(tally, rng,
+                                                                opt);
+  runCase<Variant::kButterfly, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kButterfly, strategy::TreeLaneK, T, N, true>(tally, rng,
+                                                                opt);
+  runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, true>(tally, rng,
                                                                    opt);
+  runCase<Variant::kUniform, strategy::Leader, T, N, true>(tally, rng, opt);
+  runCase<Variant::kSerial, strategy::ScatterLeader, T, N, true>(tally, rng,
+                                                                 opt);
+  runCase<Variant::kUniform, strategy::ScatterLeader, T, N, true>(tally, rng,
+                                                                  opt);
   // AlwaysSet ranges (the rewriter's output), both forms.
   if constexpr (N >= 2) {
-    runCase<Variant::kSerial, Strategy::kLeader, T, N, true, true>(tally, rng,
+    runCase<Variant::kSerial, strategy::Leader, T, N, true, true>(tally, rng,
+                                                                  opt);
+    runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kButterfly, strategy::Leader, T, N, false, true>(tally,
+                                                                      rng, opt);
+    runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kUniform, strategy::ScatterLeader, T, N, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kUniform, strategy::Leader, T, N, true, true>(tally, rng,
                                                                    opt);
-    runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, false, true>(
+    runCase<Variant::kUniform, strategy::TreeLaneK, T, N, false, true>(
         tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, true>(
-        tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, true>(
-        tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true, true>(
-        tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kLeader, T, N, true, true>(tally, rng,
-                                                                    opt);
-    runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, false, true>(
-        tally, rng, opt);
+    runCase<Variant::kPlain, strategy::Leader, T, N, true, true>(tally, rng,
+                                                                 opt);
     // LaneSet ranges (fields under a per-lane condition), both forms.
-    runCase<Variant::kSerial, Strategy::kLeader, T, N, true, false, true>(
+    runCase<Variant::kPlain, strategy::Leader, T, N, false, false, true>(
         tally, rng, opt);
-    runCase<Variant::kSerial, Strategy::kScatterLaneK, T, N, false, false,
-            true>(tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kScatterLaneK, T, N, true, false,
-            true>(tally, rng, opt);
-    runCase<Variant::kButterfly, Strategy::kLeader, T, N, false, false, true>(
+    runCase<Variant::kSerial, strategy::Leader, T, N, true, false, true>(
         tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kScatterLeader, T, N, true, false,
-            true>(tally, rng, opt);
-    runCase<Variant::kUniform, Strategy::kTreeLaneK, T, N, true, false, true>(
+    runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, false, false, true>(
         tally, rng, opt);
-    runCase<Variant::kSerial, Strategy::kTreeLaneK, T, N, false, false, true>(
+    runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, true, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kButterfly, strategy::Leader, T, N, false, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kUniform, strategy::ScatterLeader, T, N, true, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kUniform, strategy::TreeLaneK, T, N, true, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kSerial, strategy::TreeLaneK, T, N, false, false, true>(
         tally, rng, opt);
   }
 }
@@ -401,6 +418,42 @@ void runType(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   runSize<T, 17>(tally, rng, opt);
 }
 
+/// Batches of no field (a channel loop instantiated with no channels): every
+/// reduction, in both forms, adds nothing and reads no slot (a Batch's
+/// addresses and a Fields' values are left unset). addrOf returns real
+/// addresses, so an atomic issued by mistake shows in `out`.
+template <typename S> __global__ void emptyBatchKernel(int *out) {
+  const bool active = threadIdx.x % 3 != 0;
+  const int key = static_cast<int>(threadIdx.x / 8);
+  distwar::Batch<int, 0> b;
+  distwar::Fields<int, 0> f;
+  auto addrOf = [&](int) -> int * { return &out[threadIdx.x % 4]; };
+  distwar::reducePlain(b);
+  distwar::reducePlain(f, addrOf);
+  distwar::reduceSerial<S>(b, key, 0);
+  distwar::reduceSerial<S>(f, key, 0, addrOf);
+  distwar::reduceButterfly<S>(b, active, key, 0);
+  distwar::reduceButterfly<S>(f, active, key, 0, addrOf);
+  distwar::reduceButterflyUniform<S>(b, active, 0, 0);
+  distwar::reduceButterflyUniform<S>(f, active, 0, 0, addrOf);
+}
+
+template <typename S> void runEmpty(gpucheck::Tally &tally) {
+  const std::string what = std::string("empty batches, strategy ") + S::kName;
+  int *dOut;
+  gpucheck::require(cudaMalloc(&dOut, 4 * sizeof(int)), "cudaMalloc");
+  gpucheck::require(cudaMemset(dOut, 0, 4 * sizeof(int)), "cudaMemset");
+  emptyBatchKernel<S><<<2, 64>>>(dOut);
+  gpucheck::require(cudaGetLastError(), what.c_str());
+  gpucheck::waitOrDie(what);
+  std::vector<int> out(4, -1);
+  gpucheck::require(
+      cudaMemcpy(out.data(), dOut, 4 * sizeof(int), cudaMemcpyDeviceToHost),
+      "cudaMemcpy");
+  cudaFree(dOut);
+  tally.check(out == std::vector<int>(4, 0), what);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -413,6 +466,10 @@ int main(int argc, char **argv) {
   std::printf("seed %u%s\n", seed, opt.small ? " (small)" : "");
   std::mt19937 rng(seed);
   gpucheck::Tally tally;
+  runEmpty<strategy::Leader>(tally);
+  runEmpty<strategy::TreeLaneK>(tally);
+  runEmpty<strategy::ScatterLaneK>(tally);
+  runEmpty<strategy::ScatterLeader>(tally);
   runType<float>(tally, rng, opt);
   runType<unsigned long long>(tally, rng, opt);
   if (!opt.small) {

@@ -11,9 +11,9 @@
 
 DISTWAR_SITES(distwar_sites_RegisterProbe_cu, "probe#0");
 
-using distwar::Strategy;
+namespace strategy = distwar::strategy;
 
-template <int Variant, Strategy S, typename T, int N>
+template <int Variant, typename S, typename T, int N>
 __global__ void probe(T *grads, const int *ids, const T *in, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int id = ids[i / 32];
@@ -38,7 +38,7 @@ __global__ void probe(T *grads, const int *ids, const T *in, int n) {
 }
 
 /// The deferred-address form (Fields + addrOf), as the rewriter emits it.
-template <int Variant, Strategy S, typename T, int N>
+template <int Variant, typename S, typename T, int N>
 __global__ void probeFields(T *grads, const int *ids, const T *in, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int id = ids[i / 32];
@@ -62,17 +62,19 @@ __global__ void probeFields(T *grads, const int *ids, const T *in, int n) {
       distwar::reduceSerial<S>(b, id, t, addrOf);
   } else if (Variant == 1) {
     distwar::reduceButterfly<S>(b, active, id, t, addrOf);
-  } else {
+  } else if (Variant == 2) {
     distwar::reduceButterflyUniform<S>(b, active, id, t, addrOf);
+  } else {
+    distwar::reducePlain(b, addrOf);
   }
 }
 
 #define PROBE(V, S, T, N)                                                      \
-  template __global__ void probe<V, Strategy::S, T, N>(T *, const int *,       \
+  template __global__ void probe<V, strategy::S, T, N>(T *, const int *,       \
                                                        const T *, int);
 #define PROBE_STRATEGIES(V, T, N)                                              \
-  PROBE(V, kLeader, T, N)                                                      \
-  PROBE(V, kTreeLaneK, T, N) PROBE(V, kScatterLaneK, T, N)
+  PROBE(V, Leader, T, N)                                                       \
+  PROBE(V, TreeLaneK, T, N) PROBE(V, ScatterLaneK, T, N)
 #define PROBE_SIZES(V, T)                                                      \
   PROBE_STRATEGIES(V, T, 1)                                                    \
   PROBE_STRATEGIES(V, T, 9) PROBE_STRATEGIES(V, T, 20)
@@ -80,18 +82,19 @@ __global__ void probeFields(T *grads, const int *ids, const T *in, int n) {
 PROBE_SIZES(0, float)
 PROBE_SIZES(1, float)
 PROBE_SIZES(2, float)
-PROBE(3, kLeader, float, 20)
+PROBE(3, Leader, float, 20)
 PROBE_STRATEGIES(0, double, 20)
 PROBE_STRATEGIES(1, double, 20)
 
 #define PROBE_FIELDS(V, S, T, N)                                               \
-  template __global__ void probeFields<V, Strategy::S, T, N>(T *, const int *, \
+  template __global__ void probeFields<V, strategy::S, T, N>(T *, const int *, \
                                                              const T *, int);
-PROBE_FIELDS(0, kLeader, float, 9)
-PROBE_FIELDS(0, kScatterLaneK, float, 20)
-PROBE_FIELDS(1, kLeader, float, 20)
-PROBE_FIELDS(1, kTreeLaneK, float, 20)
-PROBE_FIELDS(1, kScatterLaneK, float, 20)
-PROBE_FIELDS(2, kLeader, float, 20)
-PROBE_FIELDS(2, kScatterLaneK, float, 1)
-PROBE_FIELDS(1, kLeader, double, 20)
+PROBE_FIELDS(0, Leader, float, 9)
+PROBE_FIELDS(0, ScatterLaneK, float, 20)
+PROBE_FIELDS(1, Leader, float, 20)
+PROBE_FIELDS(1, TreeLaneK, float, 20)
+PROBE_FIELDS(1, ScatterLaneK, float, 20)
+PROBE_FIELDS(2, Leader, float, 20)
+PROBE_FIELDS(2, ScatterLaneK, float, 1)
+PROBE_FIELDS(1, Leader, double, 20)
+PROBE_FIELDS(3, Leader, float, 20)
