@@ -5,7 +5,6 @@
 #include "distwar/GroupSafety.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
-#include <array>
 
 using namespace clang;
 
@@ -89,16 +88,14 @@ OperandKind operandKind(const Expr *E) {
 /// a template are looked through rather than taken for calls.
 bool mayHaveSideEffects(const Expr *E, ASTContext &Ctx) {
   E = E->IgnoreParenImpCasts();
-  auto AnyOperand = [&](auto Operands) {
-    return llvm::any_of(Operands, [&](const Expr *A) {
-      return mayHaveSideEffects(A, Ctx);
-    });
-  };
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
       Op && builtinOperatorKind(Op) != OperandKind::Unknown)
-    return AnyOperand(Op->arguments());
+    return llvm::any_of(Op->arguments(), [&](const Expr *A) {
+      return mayHaveSideEffects(A, Ctx);
+    });
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && !BO->isAssignmentOp())
-    return AnyOperand(std::array<const Expr *, 2>{BO->getLHS(), BO->getRHS()});
+    return mayHaveSideEffects(BO->getLHS(), Ctx) ||
+           mayHaveSideEffects(BO->getRHS(), Ctx);
   return E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true);
 }
 

@@ -140,6 +140,7 @@ private:
     return "";
   }
 
+  /// The collective \p Call is or reaches through its callee, or "".
   std::string inCall(const CallExpr *Call, const Stmt *Parent,
                      unsigned Depth) {
     if (isCooperativeGroupsReduce(Call))
@@ -265,12 +266,7 @@ bool isFormReason(Reason R) {
 
 } // namespace
 
-std::string findWarpCollective(const FunctionDecl *FD) {
-  return CollectiveFinder().find(FD, 0);
-}
-
-/// The first call through which \p FD reduces across the warp, or null.
-static const CallExpr *firstReduction(const FunctionDecl *FD) {
+const CallExpr *findWarpReduction(const FunctionDecl *FD) {
   CollectiveFinder Finder;
   return Finder.find(FD, 0).empty() ? nullptr : Finder.outermostCall();
 }
@@ -290,7 +286,7 @@ void markAlreadyReduced(std::vector<AtomicSite> &Sites) {
   for (AtomicSite &S : Sites) {
     auto [It, New] = Reductions.try_emplace(S.Function, nullptr);
     if (New)
-      It->second = firstReduction(S.Function);
+      It->second = findWarpReduction(S.Function);
     // A batchable site of such a function is left to its author; a site
     // refused for its form is reduced only where a reduction precedes it.
     bool Reduced = It->second && (S.Why == Reason::None ||

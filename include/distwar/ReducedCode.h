@@ -15,9 +15,10 @@
 
 namespace distwar {
 
-/// The warp collective (shuffle, match, warp reduce, cooperative-groups
-/// reduce) that \p FD or a function it calls uses, or "" when none.
-std::string findWarpCollective(const clang::FunctionDecl *FD);
+/// The first call in \p FD through which it reduces across the warp (a
+/// shuffle feeding a sum, a match, a warp reduce, cooperative-groups reduce,
+/// or a call of a function that does), or null when there is none.
+const clang::CallExpr *findWarpReduction(const clang::FunctionDecl *FD);
 
 /// Gives the reason AlreadyReduced to the sites of a function that uses a
 /// warp collective: every batchable one, and those refused for their form

@@ -336,23 +336,23 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   cudaFree(dFlags);
 }
 
+/// Each reduction with each of \p Strategies, batch form.
+template <typename T, int N, typename... Strategies>
+void runEveryStrategy(gpucheck::Tally &tally, std::mt19937 &rng,
+                      const Options &opt) {
+  (runCase<Variant::kSerial, Strategies, T, N>(tally, rng, opt), ...);
+  (runCase<Variant::kButterfly, Strategies, T, N>(tally, rng, opt), ...);
+  (runCase<Variant::kUniform, Strategies, T, N>(tally, rng, opt), ...);
+}
+
 template <typename T, int N>
 void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   // The unreduced baseline, both forms (it takes no strategy).
   runCase<Variant::kPlain, strategy::Leader, T, N>(tally, rng, opt);
   runCase<Variant::kPlain, strategy::Leader, T, N, true>(tally, rng, opt);
-  runCase<Variant::kSerial, strategy::Leader, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, strategy::TreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, strategy::ScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, strategy::Leader, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, strategy::TreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, strategy::Leader, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, strategy::TreeLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, strategy::ScatterLaneK, T, N>(tally, rng, opt);
-  runCase<Variant::kSerial, strategy::ScatterLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kButterfly, strategy::ScatterLeader, T, N>(tally, rng, opt);
-  runCase<Variant::kUniform, strategy::ScatterLeader, T, N>(tally, rng, opt);
+  runEveryStrategy<T, N, strategy::Leader, strategy::TreeLaneK,
+                   strategy::ScatterLaneK, strategy::ScatterLeader>(tally, rng,
+                                                                    opt);
   // Deferred addresses (Fields + addrOf).
   runCase<Variant::kSerial, strategy::Leader, T, N, true>(tally, rng, opt);
   runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, true>(tally, rng,
