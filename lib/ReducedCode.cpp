@@ -251,6 +251,7 @@ bool isFormReason(Reason R) {
   case Reason::None:
   case Reason::UnsupportedAtomic:
   case Reason::MacroExpansion:
+  case Reason::MacroNotStatements:
   case Reason::AddressNotDecomposed:
   case Reason::BufferNotUniform:
   case Reason::KeyNotIntegral:

@@ -12,7 +12,7 @@
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 
-// CHECK: already-reduced.cu: 9 atomic site(s), 0 group(s), unchanged
+// CHECK: already-reduced.cu: 13 atomic site(s), 0 group(s), unchanged
 
 // A shuffle-down loop, then lane 0 adds.
 // CHECK: unchanged atomicAdd in shuffled {{.*}}DW0035 already-reduced
@@ -86,4 +86,30 @@ __global__ void matched(float *tex, const int *texel, const float *v) {
     atomicAdd(&tex[t * 3 + 1], sums[threadIdx.x]);
     atomicAdd(&tex[t * 3 + 2], sums[threadIdx.x]);
   }
+}
+
+// The whole coalesced add behind one macro: every lane adds into its group's
+// shared slot, the leader adds the slot's sum. Both adds are the hand
+// reduction, though the macro expands to more than atomicAdd statements.
+#define SLOT_ADD(ptr, value)                                                   \
+  do {                                                                         \
+    if (isLeader)                                                              \
+      *slot = 0.f;                                                             \
+    atomicAdd(slot, (value));                                                  \
+    if (isLeader)                                                              \
+      atomicAdd((ptr), *slot);                                                 \
+  } while (0)
+// CHECK: unchanged atomicAdd in slotMacro buffer=slot {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in slotMacro {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in slotMacro buffer=slot {{.*}}DW0035 already-reduced
+// CHECK: unchanged atomicAdd in slotMacro {{.*}}DW0035 already-reduced
+__global__ void slotMacro(float *grad, const int *prim, const float *v) {
+  __shared__ float slots[256];
+  const int p = prim[threadIdx.x];
+  const unsigned peers = __match_any_sync(__activemask(), p);
+  const int leader = __ffs(peers) - 1;
+  const bool isLeader = (threadIdx.x & 31) == leader;
+  float *slot = &slots[(threadIdx.x & ~31) + leader];
+  SLOT_ADD(grad + 2 * p, v[threadIdx.x]);
+  SLOT_ADD(grad + 2 * p + 1, 2.f * v[threadIdx.x]);
 }
