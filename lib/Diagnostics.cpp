@@ -1,6 +1,6 @@
 //===- Diagnostics.cpp - Reason catalogue ---------------------------------===//
 
-#include "distwar/Diagnostics.h"
+#include "distwar-rewrite/Diagnostics.h"
 
 namespace distwar {
 
@@ -8,7 +8,7 @@ const ReasonInfo &reasonInfo(Reason R) {
   static const ReasonInfo Infos[] = {
       {"", "", ""},
 #define DISTWAR_REASON(Enumerator, Code, Name, Message) {Code, Name, Message},
-#include "distwar/Diagnostics.def"
+#include "distwar-rewrite/Diagnostics.def"
   };
   return Infos[static_cast<unsigned>(R)];
 }

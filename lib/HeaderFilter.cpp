@@ -1,7 +1,7 @@
-//===- HeaderFilter.cpp - which included files may be edited -------------===//
+//===- HeaderFilter.cpp - which included files may be edited --------------===//
 
-#include "distwar/HeaderFilter.h"
-#include "llvm/ADT/StringExtras.h"
+#include "distwar-rewrite/HeaderFilter.h"
+#include "distwar-rewrite/Paths.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -19,13 +19,6 @@ std::string canonical(llvm::StringRef Path) {
 }
 
 } // namespace
-
-std::string absolutePath(llvm::StringRef Path) {
-  llvm::SmallString<256> Abs(Path);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  return std::string(Abs);
-}
 
 llvm::Expected<HeaderFilter>
 HeaderFilter::create(llvm::ArrayRef<std::string> Entries) {
@@ -67,13 +60,6 @@ HeaderFilter::relativePath(llvm::StringRef File) const {
     BestLength = D.size();
   }
   return Best;
-}
-
-std::string siteTableIdentifier(llvm::StringRef Name) {
-  std::string Out = "distwar_sites_";
-  for (char C : Name)
-    Out += llvm::isAlnum(C) || C == '_' ? C : '_';
-  return Out;
 }
 
 } // namespace distwar

@@ -1,6 +1,6 @@
 //===- Report.cpp - text and JSON reports ---------------------------------===//
 
-#include "distwar/Report.h"
+#include "distwar-rewrite/Report.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,14 +1,17 @@
 //===- Rewriter.cpp - one file in, rewritten text and report out ----------===//
 
-#include "distwar/Rewriter.h"
-#include "distwar/AtomicSites.h"
-#include "distwar/GroupSafety.h"
-#include "distwar/Grouping.h"
-#include "distwar/LaunchTuning.h"
-#include "distwar/MacroSites.h"
-#include "distwar/ParsedFile.h"
-#include "distwar/ReducedCode.h"
-#include "distwar/VariantChoice.h"
+#include "distwar-rewrite/Rewriter.h"
+#include "Decide/Editability.h"
+#include "Decide/GroupSafety.h"
+#include "Decide/ReducedCode.h"
+#include "Decide/VariantChoice.h"
+#include "Emit/LaunchTuning.h"
+#include "Find/AtomicSites.h"
+#include "Find/MacroSites.h"
+#include "Group/ContinueSplit.h"
+#include "Group/Grouping.h"
+#include "Parse/ParsedFile.h"
+#include "Parse/SourcePaths.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
@@ -262,8 +265,11 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
     markAlreadyReduced(Sites);
     std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
     std::vector<VariantDecision> Decisions;
-    if (V != Variant::Floor)
+    if (V != Variant::Floor) {
+      splitAtContinues(Sites, Groups);
       Decisions = chooseVariants(Ctx, Sites, Groups, V);
+      checkEditability(Ctx, Sites, Groups, Decisions);
+    }
     PlannedEdits Plan =
         planEdits(Ctx, Sites, Groups, V, FilePath,
                   V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable);

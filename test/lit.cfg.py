@@ -15,7 +15,16 @@ config.excludes = ["Inputs", "unit", "gpu", "corpus", "CMakeLists.txt"]
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
 
-config.substitutions.append(("%distwar-rewrite", config.distwar_tool))
+# `--param distwar_snapshot=DIR` keeps every invocation's output under DIR
+# (scripts/snapshot-tool), to compare two builds byte for byte.
+_snapshot = lit_config.params.get("distwar_snapshot")
+if _snapshot:
+    config.substitutions.append(
+        ("%distwar-rewrite", "%s %s %s" % (
+            os.path.join(config.distwar_src_root, "scripts", "snapshot-tool"),
+            os.path.abspath(_snapshot), config.distwar_tool)))
+else:
+    config.substitutions.append(("%distwar-rewrite", config.distwar_tool))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%runtime_include", config.runtime_include))

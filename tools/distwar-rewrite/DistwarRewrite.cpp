@@ -6,11 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HeaderWrites.h"
 #include "OutputFiles.h"
-#include "distwar/CudaArgs.h"
-#include "distwar/HeaderFilter.h"
-#include "distwar/PchCache.h"
-#include "distwar/Rewriter.h"
+#include "distwar-rewrite/CudaArgs.h"
+#include "distwar-rewrite/HeaderFilter.h"
+#include "distwar-rewrite/Paths.h"
+#include "distwar-rewrite/PchCache.h"
+#include "distwar-rewrite/Rewriter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -167,17 +169,7 @@ static std::string escapeForMake(StringRef Path) {
 /// the copies instead of the headers the user edits.
 static void dropIncludeDir(std::vector<std::string> &Flags, StringRef Dir,
                            StringRef WorkDir) {
-  auto Normal = [&](StringRef P) {
-    SmallString<256> A(P);
-    if (!sys::path::is_absolute(A) && !WorkDir.empty()) {
-      SmallString<256> B(WorkDir);
-      sys::path::append(B, A);
-      A = B;
-    }
-    sys::fs::make_absolute(A);
-    sys::path::remove_dots(A, /*remove_dot_dot=*/true);
-    return std::string(A);
-  };
+  auto Normal = [&](StringRef P) { return absolutePath(P, WorkDir); };
   std::string Target = Normal(Dir);
   std::vector<std::string> Kept;
   for (size_t I = 0; I < Flags.size(); ++I) {
@@ -198,131 +190,6 @@ static void dropIncludeDir(std::vector<std::string> &Flags, StringRef Dir,
       Kept.push_back(Flags[I]);
   }
   Flags = std::move(Kept);
-}
-
-namespace {
-struct HeaderWrite {
-  const HeaderOutput *Header = nullptr;
-  std::string Destination;
-};
-} // namespace
-
-/// The copy of \p H below --header-output-dir, or an error when it would
-/// overwrite the original.
-static Expected<std::string> copyDestination(const HeaderOutput &H) {
-  SmallString<256> Destination(HeaderOutputDir);
-  sys::fs::make_absolute(Destination);
-  sys::path::append(Destination, sys::path::Style::posix, H.RelativePath);
-  sys::path::native(Destination);
-  sys::path::remove_dots(Destination, /*remove_dot_dot=*/true);
-  if (sys::fs::equivalent(Destination, H.Path) || Destination.str() == H.Path)
-    return createStringError(inconvertibleErrorCode(),
-                             "--header-output-dir: the edited copy of '%s' "
-                             "would overwrite the original",
-                             H.Path.c_str());
-  return std::string(Destination);
-}
-
-/// Whether the copy of the header that \p Include reached is found where it
-/// will be: its spelling is its path below the output directory, or it is
-/// spelled relative to its includer, whose own copy (or -o output) sits in
-/// the same layout.
-static bool copyIsFound(const Inclusion &Include, const HeaderOutput &H,
-                        StringRef Destination,
-                        const StringMap<std::string> &Moved) {
-  SmallString<128> Norm(Include.Spelled);
-  sys::path::remove_dots(Norm, /*remove_dot_dot=*/true);
-  if (sys::path::convert_to_slash(Norm) == H.RelativePath)
-    return true;
-  auto Includer = Moved.find(Include.Includer);
-  if (!Include.RelativeToIncluder || Includer == Moved.end())
-    return false;
-  SmallString<256> Found(sys::path::parent_path(Includer->second));
-  sys::path::append(Found, Include.Spelled);
-  sys::path::remove_dots(Found, /*remove_dot_dot=*/true);
-  return Found.str() == Destination;
-}
-
-/// Every allowed header of \p Results once; an error when two inputs
-/// rewrite one differently.
-static Error uniqueHeaders(ArrayRef<RewriteResult> Results,
-                           ArrayRef<std::string> Inputs,
-                           std::vector<HeaderWrite> &Writes) {
-  StringMap<std::pair<const HeaderOutput *, size_t>> ByPath;
-  for (size_t I = 0; I < Results.size(); ++I) {
-    for (const HeaderOutput &H : Results[I].Headers) {
-      if (InPlace && !H.Edited)
-        continue;
-      auto [It, New] = ByPath.try_emplace(H.Path, &H, I);
-      if (New) {
-        Writes.push_back({&H, InPlace ? H.Path : ""});
-        continue;
-      }
-      if (It->second.first->Output != H.Output)
-        return createStringError(
-            inconvertibleErrorCode(),
-            "%s:%u: this header is rewritten differently for '%s' and "
-            "'%s' (a macro or flag differs between them); rewrite them in "
-            "separate runs with separate --header-output-dir, or leave the "
-            "header out of --edit-headers",
-            H.Path.c_str(), H.FirstLine, Inputs[It->second.second].c_str(),
-            Inputs[I].c_str());
-    }
-  }
-  return Error::success();
-}
-
-/// Where each edited header of \p Results goes: in place with -i, else under
-/// --header-output-dir. A header rewritten differently by two inputs, a
-/// destination that is the original or shared by two headers, a copy its
-/// #include would not find, or a header edited without a place to write it
-/// is an error.
-static Error planHeaderWrites(ArrayRef<RewriteResult> Results,
-                              ArrayRef<std::string> Inputs,
-                              std::vector<HeaderWrite> &Writes) {
-  if (Error E = uniqueHeaders(Results, Inputs, Writes))
-    return E;
-  if (InPlace)
-    return Error::success();
-  // Where each file's copy goes: the headers', and the -o output's.
-  StringMap<std::string> Moved, ByDestination;
-  if (!OutputFile.empty() && Inputs.size() == 1)
-    Moved[Inputs.front()] = absolutePath(OutputFile);
-  for (HeaderWrite &W : Writes) {
-    if (HeaderOutputDir.empty())
-      return createStringError(
-          inconvertibleErrorCode(),
-          "%s:%u: device functions of this header would be edited; with -o "
-          "or stdout, --header-output-dir must say where the edited copy "
-          "goes (or use -i)",
-          W.Header->Path.c_str(), W.Header->FirstLine);
-    Expected<std::string> Destination = copyDestination(*W.Header);
-    if (!Destination)
-      return Destination.takeError();
-    W.Destination = *Destination;
-    Moved[W.Header->Path] = W.Destination;
-  }
-  for (const HeaderWrite &W : Writes) {
-    for (const Inclusion &Include : W.Header->IncludedAs)
-      if (W.Header->Edited &&
-          !copyIsFound(Include, *W.Header, W.Destination, Moved))
-        return createStringError(
-            inconvertibleErrorCode(),
-            "%s:%u: this header is included as \"%s\", but its edited copy "
-            "would be '%s': name the directory that the #include is relative "
-            "to in --edit-headers",
-            W.Header->Path.c_str(), W.Header->FirstLine,
-            Include.Spelled.c_str(), W.Destination.c_str());
-    auto [D, Fresh] = ByDestination.try_emplace(W.Destination, W.Header->Path);
-    if (!Fresh)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "--header-output-dir: '%s' and '%s' would both be written to "
-          "'%s'; name their directories in --edit-headers rather than the "
-          "files",
-          D->second.c_str(), W.Header->Path.c_str(), W.Destination.c_str());
-  }
-  return Error::success();
 }
 
 static std::string depFileText(ArrayRef<std::string> Targets,
@@ -608,7 +475,8 @@ int main(int argc, const char **argv) {
 
   // Everything parsed: check every output, then write them all or none.
   std::vector<HeaderWrite> HeaderWrites;
-  if (Error E = planHeaderWrites(Results, Paths, HeaderWrites))
+  HeaderDestinations Where{InPlace, OutputFile, HeaderOutputDir};
+  if (Error E = planHeaderWrites(Results, Paths, Where, HeaderWrites))
     return fail(toString(std::move(E)));
   bool WantReport = ReportFormat.getNumOccurrences() || !ReportFile.empty();
   std::string Report = WantReport ? reportText(Results) : "";

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISTWAR_REWRITE_OUTPUTFILES_H
-#define DISTWAR_REWRITE_OUTPUTFILES_H
+#ifndef TOOLS_DISTWAR_REWRITE_OUTPUTFILES_H
+#define TOOLS_DISTWAR_REWRITE_OUTPUTFILES_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

@@ -1,6 +1,6 @@
 //===- HeaderFilterTest.cpp - which included files may be edited ----------===//
 
-#include "distwar/HeaderFilter.h"
+#include "distwar-rewrite/HeaderFilter.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,12 +85,6 @@ TEST_F(HeaderFilterTest, NoEntriesAllowNothing) {
   ASSERT_TRUE(bool(F));
   EXPECT_TRUE(F->empty());
   EXPECT_EQ(F->relativePath(path("include/top.h")), std::nullopt);
-}
-
-TEST(SiteTableIdentifier, ReplacesEveryOtherCharacter) {
-  EXPECT_EQ(siteTableIdentifier("render/grad.cuh"),
-            "distwar_sites_render_grad_cuh");
-  EXPECT_EQ(siteTableIdentifier("a-b c.h"), "distwar_sites_a_b_c_h");
 }
 
 } // namespace

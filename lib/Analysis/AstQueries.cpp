@@ -1,0 +1,127 @@
+//===- AstQueries.cpp - questions about expressions and loops -------------===//
+
+#include "Analysis/AstQueries.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace distwar {
+
+std::string sourceText(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // A whole macro argument or a whole invocation maps back to its text in
+  // the file; a part of a macro body does not.
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (R.isInvalid() || !SM.getFileEntryRefForID(SM.getFileID(R.getBegin())))
+    return "";
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (!E->isValueDependent() && !E->isTypeDependent())
+    return E->getType()->isIntegralOrEnumerationType() &&
+           E->isIntegerConstantExpr(Ctx);
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+          UnaryExprOrTypeTraitExpr, SizeOfPackExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D))
+      return true;
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      return VD->isConstexpr() ||
+             (VD->getType().isConstQualified() &&
+              VD->getType()->isIntegralOrEnumerationType() && VD->getInit() &&
+              isCompileTimeConstant(VD->getInit(), Ctx));
+    return false;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           isCompileTimeConstant(BO->getLHS(), Ctx) &&
+           isCompileTimeConstant(BO->getRHS(), Ctx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_AddrOf &&
+           UO->getOpcode() != UO_Deref &&
+           isCompileTimeConstant(UO->getSubExpr(), Ctx);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isCompileTimeConstant(CO->getCond(), Ctx) &&
+           isCompileTimeConstant(CO->getTrueExpr(), Ctx) &&
+           isCompileTimeConstant(CO->getFalseExpr(), Ctx);
+  if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+    return isCompileTimeConstant(CE->getSubExpr(), Ctx);
+  if (const auto *CE = dyn_cast<CXXUnresolvedConstructExpr>(E))
+    return CE->getNumArgs() == 1 && isCompileTimeConstant(CE->getArg(0), Ctx);
+  return false;
+}
+
+const Expr *
+subscriptChain(const Expr *E,
+               llvm::SmallVectorImpl<const CXXOperatorCallExpr *> &Ops) {
+  Ops.clear();
+  E = E->IgnoreImplicit()->IgnoreParens();
+  while (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
+      return nullptr;
+    Ops.push_back(Op);
+    E = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  }
+  return Ops.empty() ? nullptr : E;
+}
+
+const VarDecl *loopVariable(const ForStmt *F) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+    if (DS->isSingleDecl())
+      return dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit()))
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool refersTo(const Expr *E, const VarDecl *V) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE && DRE->getDecl() == V;
+}
+
+llvm::StringRef calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD->getIdentifier() ? FD->getName() : "";
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return ULE->getName().getAsIdentifierInfo()
+               ? ULE->getName().getAsIdentifierInfo()->getName()
+               : "";
+  return "";
+}
+
+std::optional<CountingLoop> matchCountingLoop(const ForStmt *F) {
+  CountingLoop L;
+  L.Var = loopVariable(F);
+  const auto *Inc = dyn_cast_or_null<Expr>(F->getInc());
+  if (!L.Var || !Inc)
+    return std::nullopt;
+  L.Start = isa<DeclStmt>(F->getInit())
+                ? L.Var->getInit()
+                : cast<BinaryOperator>(F->getInit())->getRHS();
+  Inc = Inc->IgnoreParenImpCasts();
+  bool StepOne = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+    StepOne = UO->isIncrementOp() && refersTo(UO->getSubExpr(), L.Var);
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+    if (const auto *One =
+            dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+      StepOne = CA->getOpcode() == BO_AddAssign &&
+                refersTo(CA->getLHS(), L.Var) && One->getValue() == 1;
+  if (!L.Start || !StepOne)
+    return std::nullopt;
+  return L;
+}
+
+} // namespace distwar

@@ -1,0 +1,61 @@
+//===- AstQueries.h - questions about expressions and loops -----*- C++ -*-===//
+//
+// Queries every stage asks of the AST: the name a call is written with, an
+// expression's text, whether it is a constant for every instantiation, the
+// counter of a counting loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_ANALYSIS_ASTQUERIES_H
+#define DISTWAR_ANALYSIS_ASTQUERIES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace clang {
+class CXXOperatorCallExpr;
+} // namespace clang
+
+namespace distwar {
+
+/// True when \p E is an integer constant for every instantiation: a literal,
+/// enumerator, constexpr variable, non-type template parameter, sizeof, or
+/// arithmetic of those.
+bool isCompileTimeConstant(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The name of the function \p Call calls, resolved or not (template code),
+/// or "".
+llvm::StringRef calleeName(const clang::CallExpr *Call);
+
+/// A loop `for (v = Start; ...; ++v)`: the counter is declared or assigned in
+/// the init and stepped by `++v`, `v++` or `v += 1`.
+struct CountingLoop {
+  const clang::VarDecl *Var = nullptr;
+  const clang::Expr *Start = nullptr;
+};
+std::optional<CountingLoop> matchCountingLoop(const clang::ForStmt *F);
+
+/// The variable a `for` loop's init declares or assigns, or null.
+const clang::VarDecl *loopVariable(const clang::ForStmt *F);
+
+/// True when \p E names \p V (through parentheses and implicit casts).
+bool refersTo(const clang::Expr *E, const clang::VarDecl *V);
+
+/// For `acc[a][b]...` through overloaded `operator[]`s: the object
+/// subscripted first (`acc`) and the calls, outermost first; null when \p E
+/// is not such a chain.
+const clang::Expr *
+subscriptChain(const clang::Expr *E,
+               llvm::SmallVectorImpl<const clang::CXXOperatorCallExpr *> &Ops);
+
+/// The source text of \p E, or "" when it does not lie in the main file
+/// outside macro bodies.
+std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+} // namespace distwar
+
+#endif

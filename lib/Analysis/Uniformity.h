@@ -1,0 +1,100 @@
+//===- Uniformity.h - values equal in every lane of a warp ------*- C++ -*-===//
+//
+// Proves that an expression has one value across the lanes of a warp that
+// evaluate it together: the butterfly's uniform-key fast path, conditional
+// fields and trip counts rely on it. Conservative: thread indices, lane ids and
+// loads at per-lane addresses are not uniform.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_ANALYSIS_UNIFORMITY_H
+#define DISTWAR_ANALYSIS_UNIFORMITY_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+
+namespace clang {
+class ParentMap;
+} // namespace clang
+
+namespace distwar {
+
+/// How a key varies across the lanes of a warp.
+enum class KeyUniformity {
+  Uniform,       ///< proven equal in every lane
+  LikelyUniform, ///< equal if loads at uniform addresses return one value
+  Distinct,      ///< one key per lane (derived injectively from a thread index)
+  Varying,       ///< anything else
+};
+
+class UniformityAnalysis {
+public:
+  UniformityAnalysis(clang::ASTContext &Ctx, const clang::FunctionDecl *F);
+  ~UniformityAnalysis();
+
+  /// Treat these conjuncts of loop conditions as removed (they become part of
+  /// an active flag, so they no longer decide the trip count).
+  void assumeRemoved(const clang::Expr *Conjunct);
+
+  /// True when \p E is warp-uniform. With \p TrustLoads, a load from memory at
+  /// a uniform address counts as uniform.
+  bool isUniform(const clang::Expr *E, bool TrustLoads = false);
+
+  /// True when \p E reads only kernel parameters and constants (the same value
+  /// in every thread of the grid).
+  bool isGridUniform(const clang::Expr *E);
+
+  /// True when every statement enclosing \p S up to the function body runs
+  /// for all lanes of a warp or none: uniform conditions, no lane-dependent
+  /// exits from enclosing loops. Loops in \p Ignored may leave by continue.
+  bool controlIsUniform(const clang::Stmt *S,
+                        const clang::Stmt *ContinuesAllowedIn = nullptr);
+
+  KeyUniformity classifyKey(const clang::Expr *Key);
+
+  /// The parent statement of \p S (null at the top).
+  const clang::Stmt *parentOf(const clang::Stmt *S);
+
+private:
+  /// A parameter of this kernel that the kernel never changes.
+  bool unchangedKernelParameter(const clang::ParmVarDecl *P);
+  bool uniformVar(const clang::VarDecl *V, bool TrustLoads);
+  bool uniformLoad(const clang::Expr *Base, const clang::Expr *Index,
+                   const clang::Expr *Whole, bool TrustLoads);
+  bool sharedReadIsStable(const clang::VarDecl *Shared,
+                          const clang::Expr *Read);
+  bool distinctPerLane(const clang::Expr *E, unsigned Depth);
+
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl *F;
+  llvm::DenseSet<const clang::Expr *> Removed;
+  llvm::DenseMap<std::pair<const clang::VarDecl *, unsigned>, bool> VarCache;
+  llvm::DenseSet<std::pair<const clang::VarDecl *, unsigned>> InProgress;
+  std::unique_ptr<clang::ParentMap> Parents; ///< over F's body
+  bool HasGoto = false;
+};
+
+/// The CUDA built-in variable (threadIdx, blockIdx, blockDim, gridDim) whose
+/// member \p E reads (`threadIdx.x`), or null.
+const clang::VarDecl *builtinVar(const clang::Expr *E);
+
+/// True for barriers and warp-collectives (__syncthreads, __syncwarp,
+/// __shfl*, __ballot*, __any/__all, __match*, cooperative groups) and for
+/// calls that may contain one (an unknown body).
+bool mayBeCollective(const clang::Stmt *S, unsigned Depth = 0);
+
+/// True for a block-wide barrier statement (__syncthreads(), block.sync()).
+bool isBlockBarrier(const clang::Stmt *S);
+
+/// The conjuncts of \p E (`a && b && c` -> a, b, c; anything else -> E).
+void flattenAnd(const clang::Expr *E,
+                llvm::SmallVectorImpl<const clang::Expr *> &Out);
+
+} // namespace distwar
+
+#endif

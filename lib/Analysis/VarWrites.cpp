@@ -1,0 +1,183 @@
+//===- VarWrites.cpp - where a variable may change ------------------------===//
+
+#include "Analysis/VarWrites.h"
+#include "Analysis/Purity.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace distwar {
+
+const VarDecl *referencedVar(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool refersToAny(const Stmt *S, const llvm::DenseSet<const VarDecl *> &Vars) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (refersToAny(Child, Vars))
+      return true;
+  return false;
+}
+
+const VarDecl *rootVariable(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// The variable whose own storage \p E designates: `v`, `v.a.b`, `v.arr[i]`;
+/// never through a pointer (`v.ptr[i]`, `*v.ptr`, `v.ptr->x`).
+static const VarDecl *storageRoot(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+      E = ME->getBase();
+    else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E);
+             ASE &&
+             ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      E = ASE->getBase()->IgnoreParenImpCasts();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+enum class WriteMode { Direct, Through, Storage };
+
+static bool designates(const Expr *E, const VarDecl *V, WriteMode Mode) {
+  if (!E)
+    return false;
+  const Expr *Stripped = E->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Stripped))
+    return DRE->getDecl() == V;
+  if (Mode == WriteMode::Storage)
+    return storageRoot(Stripped) == V;
+  return Mode == WriteMode::Through && rootVariable(Stripped) == V;
+}
+
+static bool isNonConstReference(QualType T) {
+  return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+}
+
+/// A const method changes nothing of its object's storage; a pure one
+/// (stores only to its locals) neither that nor anything it points to.
+static bool readsOnly(const CXXMethodDecl *M, WriteMode Mode) {
+  if (!M)
+    return false;
+  if (isPureCallee(M))
+    return true;
+  return M->isConst() && Mode == WriteMode::Storage;
+}
+
+/// Whether the built-in operator \p Op may change what \p V designates.
+static bool builtinOperatorWrites(const CXXOperatorCallExpr *Op,
+                                  const VarDecl *V, WriteMode Through) {
+  if (Op->getNumArgs() == 0 || !designates(Op->getArg(0), V, Through))
+    return false;
+  switch (Op->getOperator()) {
+  case OO_PlusPlus:
+  case OO_MinusMinus:
+    return true;
+  case OO_Amp:
+    return Op->getNumArgs() == 1;
+  default:
+    return Op->isAssignmentOp();
+  }
+}
+
+static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
+  if (!S)
+    return nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && isBuiltinOperatorCall(Op)) {
+    if (builtinOperatorWrites(Op, V, Through))
+      return S;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp() && designates(BO->getLHS(), V, Through))
+      return S;
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if ((UO->isIncrementDecrementOp() &&
+         designates(UO->getSubExpr(), V, Through)) ||
+        (UO->getOpcode() == UO_AddrOf &&
+         designates(UO->getSubExpr(), V, Through)))
+      return S;
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && FD && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      if (!designates(Call->getArg(I), V, Through))
+        continue;
+      // The object of a member operator (`acc[i]`): as a method's.
+      if (I == 0 && Shift == 1 &&
+          readsOnly(cast<CXXMethodDecl>(FD), Through))
+        continue;
+      // A decayed member array lets the callee store into the variable.
+      if (Through == WriteMode::Storage &&
+          Call->getArg(I)->IgnoreParenImpCasts()->getType()->isArrayType())
+        return S;
+      // Unknown callee or parameter: it may bind a non-const reference.
+      if (!FD || I < Shift || I - Shift >= FD->getNumParams() ||
+          isNonConstReference(FD->getParamDecl(I - Shift)->getType()))
+        return S;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (designates(MC->getImplicitObjectArgument(), V, Through) &&
+          !readsOnly(MC->getMethodDecl(), Through))
+        return S;
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (isNonConstReference(VD->getType()) && VD->getInit() &&
+            designates(VD->getInit(), V,
+                       Through == WriteMode::Storage ? Through
+                                                     : WriteMode::Through))
+          return S;
+  }
+  for (const Stmt *Child : S->children())
+    if (const Stmt *W = writeIn(Child, V, Through))
+      return W;
+  return nullptr;
+}
+
+const Stmt *findWrite(const Stmt *Root, const VarDecl *V, bool Through) {
+  return writeIn(Root, V, Through ? WriteMode::Through : WriteMode::Direct);
+}
+
+const Stmt *findStorageWrite(const Stmt *Root, const VarDecl *V) {
+  return writeIn(Root, V, WriteMode::Storage);
+}
+
+void collectVars(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.push_back(V);
+  for (const Stmt *Child : S->children())
+    collectVars(Child, Out);
+}
+
+} // namespace distwar

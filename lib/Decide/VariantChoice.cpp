@@ -1,0 +1,258 @@
+//===- VariantChoice.cpp - which reduction each group gets ----------------===//
+
+#include "Decide/VariantChoice.h"
+#include "Analysis/VarWrites.h"
+#include "Decide/GroupSafety.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include <cassert>
+
+using namespace clang;
+
+namespace distwar {
+
+const char *variantName(GroupVariant K) {
+  switch (K) {
+  case GroupVariant::Serial:
+    return "serial";
+  case GroupVariant::Butterfly:
+    return "butterfly";
+  case GroupVariant::ButterflyUniform:
+    return "butterfly-uniform";
+  }
+  return "serial";
+}
+
+/// True when \p S (inside a loop when \p InLoop) adds to \p V with `+=` or
+/// `-=` inside a loop.
+static bool accumulatesInLoop(const Stmt *S, const VarDecl *V, bool InLoop) {
+  if (!S)
+    return false;
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+      CA && InLoop && referencedVar(CA->getLHS()) == V &&
+      (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+    return true;
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return accumulatesInLoop(C, V, InLoop || Loop);
+  });
+}
+
+/// The per-primitive layout (one thread per primitive): the group's atomics
+/// run once per thread, outside every loop, each adding a local that a loop
+/// accumulated. Every lane holds its own primitive's whole gradient, so
+/// lanes rarely share a key: batching gains nothing.
+static bool ownsItsPrimitive(const std::vector<AtomicSite> &Sites,
+                             const SiteGroup &G) {
+  const Stmt *Body = G.Function->getBody();
+  return llvm::all_of(G.Sites, [&](size_t I) {
+    const AtomicSite &S = Sites[I];
+    const VarDecl *Value = referencedVar(S.Call->getArg(1));
+    return iterationOf(S) == Body && Value && Value->isLocalVarDecl() &&
+           accumulatesInLoop(Body, Value, false);
+  });
+}
+
+/// One element per lane: a key that is the element's address, or a group
+/// of one field keyed by a pointer (`atomicAdd(p, v)`, `&p[2]`).
+static bool isSingleElement(llvm::ArrayRef<AtomicSite> Sites,
+                            const SiteGroup &G) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  return First.KeyIsAddress ||
+         (First.KeyIsBuffer && G.Sites.size() == 1 && !First.Channel);
+}
+
+/// The number of fields \p G's sites add, or nullopt when a channel loop's
+/// trip count is not a constant.
+static std::optional<int64_t> fieldCount(ASTContext &Ctx,
+                                         const std::vector<AtomicSite> &Sites,
+                                         const SiteGroup &G) {
+  int64_t Count = 0;
+  for (size_t I : G.Sites) {
+    if (!Sites[I].Channel) {
+      ++Count;
+      continue;
+    }
+    std::optional<int64_t> Trip = constantTripCount(*Sites[I].Channel, Ctx);
+    if (!Trip)
+      return std::nullopt;
+    Count += std::max<int64_t>(0, *Trip);
+  }
+  return Count;
+}
+
+/// Whether the butterflies \p P and \p Q, consecutive parts of one group
+/// split at a per-lane continue, may become one reduction: both directly in
+/// the loop body (no holder if), Q the segment right after P, and their
+/// fields fit one batch.
+static bool joinable(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                     const SiteGroup &P, const VariantDecision &DP,
+                     const SiteGroup &Q, const VariantDecision &DQ) {
+  if (!P.SplitId || P.SplitId != Q.SplitId || P.Why != Reason::None ||
+      Q.Why != Reason::None || DP.Kind == GroupVariant::Serial ||
+      DQ.Kind == GroupVariant::Serial)
+    return false;
+  const FlagPlan &FP = DP.Flags, &FQ = DQ.Flags;
+  if (FP.Body != FQ.Body || FP.GroupUnderIf || FQ.GroupUnderIf ||
+      FQ.Segment != FP.Segment + 1 || FQ.PrevHolder != FP.Holder ||
+      FQ.LiveInit.empty())
+    return false;
+  std::optional<int64_t> NP = fieldCount(Ctx, Sites, P);
+  std::optional<int64_t> NQ = fieldCount(Ctx, Sites, Q);
+  return NP && NQ && *NP + *NQ <= kMaxBatchFields;
+}
+
+/// Joins consecutive parts of a group split at per-lane continues into one
+/// butterfly where the continues became `live = false` anyway: one batch,
+/// the later parts' fields LaneSet slots, one reduction after the last part
+/// with the lanes that completed the first part active (FlagPlan::PartEnds).
+/// The joined group must be safe as a whole (reads between the parts now
+/// run before the first part's atomics).
+static void joinContinueParts(ASTContext &Ctx,
+                              const std::vector<AtomicSite> &Sites,
+                              std::vector<SiteGroup> &Groups,
+                              std::vector<VariantDecision> &Decisions) {
+  assert(Groups.size() == Decisions.size());
+  for (size_t I = 0; I + 1 < Groups.size();) {
+    SiteGroup &P = Groups[I];
+    const SiteGroup &Q = Groups[I + 1];
+    VariantDecision &DP = Decisions[I];
+    const VariantDecision &DQ = Decisions[I + 1];
+    if (!joinable(Ctx, Sites, P, DP, Q, DQ)) {
+      ++I;
+      continue;
+    }
+    SiteGroup Joined = P;
+    Joined.Sites.insert(Joined.Sites.end(), Q.Sites.begin(), Q.Sites.end());
+    Joined.Last = Q.Last;
+    for (const IfStmt *If : Q.LaneIfs)
+      if (!llvm::is_contained(Joined.LaneIfs, If))
+        Joined.LaneIfs.push_back(If);
+    if (!Joined.AfterContinue)
+      Joined.AfterContinue = P.Sites.size();
+    assert(DP.Flags.Continues == DQ.Flags.Continues &&
+           "segments of one iteration share its converted continues");
+    if (checkGroupSafety(Ctx, Sites, Joined, DP.Flags.Continues) !=
+        Reason::None) {
+      ++I;
+      continue;
+    }
+    const FlagPlan &FQ = DQ.Flags;
+    VariantDecision D = DP;
+    D.Flags.PartEnds.push_back({DP.Flags.Holder, DP.Flags.GuardsOpen});
+    D.Flags.Holder = FQ.Holder;
+    D.Flags.GuardsOpen = FQ.GuardsOpen;
+    D.Flags.GuardTrailing = FQ.GuardTrailing;
+    if (D.Kind != DQ.Kind)
+      D.Kind = GroupVariant::Butterfly; // one of them checks its key
+    if (D.Note == Reason::None)
+      D.Note = DQ.Note;
+    for (size_t J = 0; J < Groups.size(); ++J) {
+      FlagPlan &F = Decisions[J].Flags;
+      if (J == I || J == I + 1 || F.Body != DP.Flags.Body)
+        continue;
+      --F.Segments;
+      if (F.Segment > FQ.Segment)
+        --F.Segment;
+    }
+    --D.Flags.Segments;
+    P = std::move(Joined);
+    DP = std::move(D);
+    Groups.erase(Groups.begin() + I + 1);
+    Decisions.erase(Decisions.begin() + I + 1);
+  }
+}
+
+std::vector<VariantDecision>
+chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+               std::vector<SiteGroup> &Groups, Variant V) {
+  std::vector<VariantDecision> Decisions(Groups.size());
+  std::vector<Reason> SerialWhy(Groups.size());
+  for (size_t I = 0; I < Groups.size(); ++I)
+    SerialWhy[I] = checkGroupSafety(Ctx, Sites, Groups[I]);
+
+  // First each group alone: its key (the loop-condition terms the flag
+  // removes may make it uniform) and whether it wants a butterfly.
+  std::vector<bool> Wants(Groups.size(), false);
+  std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    SiteGroup &G = Groups[I];
+    if (V == Variant::Serial || SerialWhy[I] != Reason::None) {
+      // The butterfly needs what the serial variant needs between the sites.
+      G.Why = SerialWhy[I];
+      continue;
+    }
+    UniformityAnalysis U(Ctx, G.Function);
+    FlagPlan Alone;
+    Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);
+    if (AloneWhy == Reason::None && !Alone.UniformTrips)
+      AloneWhy = Alone.TripReason;
+    Keys[I] = ownsItsPrimitive(Sites, G)
+                  ? KeyUniformity::Distinct
+                  : U.classifyKey(Sites[G.Sites.front()].Key);
+    if (V == Variant::Auto && Keys[I] == KeyUniformity::Distinct) {
+      G.Why = Reason::DistinctKeys;
+      continue;
+    }
+    if (V == Variant::Auto && isSingleElement(Sites, G) &&
+        Keys[I] == KeyUniformity::Varying) {
+      G.Why = Reason::ElementKeyVaries;
+      continue;
+    }
+    Wants[I] = Keys[I] == KeyUniformity::Uniform ||
+               Keys[I] == KeyUniformity::LikelyUniform ||
+               V == Variant::Butterfly;
+    if (!Wants[I])
+      Decisions[I].Note =
+          AloneWhy != Reason::None ? AloneWhy : Reason::KeyVaries;
+  }
+
+  // Then per iteration: the groups that want a butterfly share one live
+  // flag; one that cannot have it leaves the others and is planned again
+  // without it.
+  llvm::DenseMap<const Stmt *, std::vector<size_t>> PerIteration;
+  for (size_t I = 0; I < Groups.size(); ++I)
+    if (Groups[I].Why == Reason::None)
+      PerIteration[iterationOf(Sites[Groups[I].Sites.front()])].push_back(I);
+  for (auto &Entry : PerIteration) {
+    std::vector<size_t> &Members = Entry.second;
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      std::vector<const SiteGroup *> Segs, Others;
+      for (size_t I : Members)
+        (Wants[I] ? Segs : Others).push_back(&Groups[I]);
+      for (size_t I : Members) {
+        if (!Wants[I])
+          continue;
+        SiteGroup &G = Groups[I];
+        VariantDecision &D = Decisions[I];
+        D = VariantDecision();
+        UniformityAnalysis U(Ctx, G.Function);
+        Reason Flag = planActiveFlag(Ctx, Sites, G, U, D.Flags, Segs, Others);
+        if (Flag == Reason::None && !D.Flags.UniformTrips)
+          Flag = D.Flags.TripReason;
+        if (Flag != Reason::None) {
+          D = VariantDecision();
+          D.Note = Flag;
+          Wants[I] = false;
+          Changed = true;
+          break;
+        }
+        D.Note = D.Flags.EarlyReturnNote;
+        if (Keys[I] == KeyUniformity::Uniform)
+          D.Kind = GroupVariant::ButterflyUniform;
+        else
+          D.Kind = GroupVariant::Butterfly;
+      }
+    }
+    for (size_t I : Members)
+      if (!Wants[I])
+        Decisions[I].Kind = GroupVariant::Serial;
+  }
+  joinContinueParts(Ctx, Sites, Groups, Decisions);
+  return Decisions;
+}
+
+} // namespace distwar

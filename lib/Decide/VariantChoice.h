@@ -1,0 +1,43 @@
+//===- VariantChoice.h - which reduction each group gets --------*- C++ -*-===//
+//
+// Per group: the butterfly where divergence converts to an active flag and the
+// key is uniform (no key check) or likely uniform (checked at run time);
+// serial where keys may differ per lane; left alone where nothing is gained
+// (a distinct key per lane) or nothing is safe.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_DECIDE_VARIANTCHOICE_H
+#define DISTWAR_DECIDE_VARIANTCHOICE_H
+
+#include "Decide/Divergence.h"
+#include "distwar-rewrite/Rewriter.h"
+
+namespace distwar {
+
+/// distwar::kMaxBatchFields (runtime/include/distwar/batch.cuh): the most
+/// slots a batch keeps, and the longest channel loop unrolled wholly.
+constexpr int kMaxBatchFields = 32;
+
+enum class GroupVariant { Serial, Butterfly, ButterflyUniform };
+
+struct VariantDecision {
+  GroupVariant Kind = GroupVariant::Serial;
+  /// For a batched group: why a faster variant was not used (None when the
+  /// butterfly was chosen, or serial was asked for).
+  Reason Note = Reason::None;
+  FlagPlan Flags; ///< butterfly only
+};
+
+/// "serial", "butterfly" or "butterfly-uniform".
+const char *variantName(GroupVariant K);
+
+/// Decides every group of \p Groups (sets Why for those left alone) under the
+/// requested variant \p V (Auto, Butterfly or Serial).
+std::vector<VariantDecision>
+chooseVariants(clang::ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+               std::vector<SiteGroup> &Groups, Variant V);
+
+} // namespace distwar
+
+#endif

@@ -1,0 +1,209 @@
+//===- DeferredAddress.cpp - addrOf lambdas for Fields batches ------------===//
+
+#include "Emit/DeferredAddress.h"
+#include "Analysis/VarWrites.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace distwar {
+namespace {
+
+class Builder {
+public:
+  Builder(ASTContext &Ctx, const AtomicSite &S) : Ctx(Ctx), S(S) {}
+
+  /// Whether every variable of \p E outside [SkipBegin, SkipEnd) is visible
+  /// and unchanged anywhere in the function: unwritten parameters, globals,
+  /// enumerators, non-type template parameters, or the channel variable
+  /// (when \p AllowChannel).
+  bool stable(const Stmt *E, bool AllowChannel) {
+    if (!E)
+      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (inKey(DRE->getBeginLoc()))
+        return true;
+      const ValueDecl *D = DRE->getDecl();
+      if (isa<EnumConstantDecl, FunctionDecl, NonTypeTemplateParmDecl>(D))
+        return true;
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V)
+        return false;
+      if (AllowChannel && S.Channel && V == S.Channel->Var)
+        return true;
+      if (V->isConstexpr())
+        return true;
+      // The issuing lane evaluates the address for the whole group: a
+      // kernel's parameters are the same in every lane, a __device__
+      // function's are not.
+      if (isa<ParmVarDecl>(V))
+        return S.Function && S.Function->getBody() &&
+               S.Function->hasAttr<CUDAGlobalAttr>() &&
+               !findWrite(S.Function->getBody(), V, /*Through=*/false);
+      return V->hasGlobalStorage() && !V->isStaticLocal() &&
+             !V->isLocalVarDeclOrParm();
+    }
+    if (isa<LambdaExpr, StmtExpr, BlockExpr>(E))
+      return false;
+    for (const Stmt *C : E->children())
+      if (!stable(C, AllowChannel))
+        return false;
+    return true;
+  }
+
+  bool inKey(SourceLocation L) const {
+    if (!KeyBegin.isValid())
+      return false;
+    const SourceManager &SM = Ctx.getSourceManager();
+    return !SM.isBeforeInTranslationUnit(L, KeyBegin) &&
+           SM.isBeforeInTranslationUnit(L, KeyEnd);
+  }
+
+  /// The text of \p R (a token range in the main file, no macros) with
+  /// newlines folded, or "" when it holds comments or directives.
+  std::string text(SourceRange R) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return "";
+    std::string T = Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
+                                         Ctx.getLangOpts())
+                        .str();
+    if (T.find("//") != std::string::npos ||
+        T.find("/*") != std::string::npos || T.find('#') != std::string::npos ||
+        T.find('\\') != std::string::npos)
+      return "";
+    for (char &C : T)
+      if (C == '\n' || C == '\r' || C == '\t')
+        C = ' ';
+    return T;
+  }
+
+  /// The site's address with its key replaced by \p KeyVar, or "".
+  std::string address(llvm::StringRef KeyVar) {
+    if (S.Invocation || !S.Key || S.Call->getNumArgs() < 1)
+      return "";
+    const SourceManager &SM = Ctx.getSourceManager();
+    const Expr *Addr = S.Call->getArg(0);
+    SourceLocation KB = S.Key->getBeginLoc(), KE = S.Key->getEndLoc();
+    if (KB.isMacroID() || KE.isMacroID())
+      return "";
+    KeyBegin = KB;
+    KeyEnd = Lexer::getLocForEndOfToken(KE, 0, SM, Ctx.getLangOpts());
+    if (!stable(Addr, /*AllowChannel=*/true))
+      return "";
+    std::string T = text(Addr->getSourceRange());
+    if (T.empty() || KeyVar.empty())
+      return T;
+    SourceLocation AB = Addr->getBeginLoc();
+    if (SM.getFileID(AB) != SM.getFileID(KB))
+      return "";
+    unsigned A = SM.getFileOffset(AB), B = SM.getFileOffset(KB),
+             E = SM.getFileOffset(KeyEnd);
+    std::string K = text(S.Key->getSourceRange());
+    if (B < A || E < B || E - A > T.size() || K.empty() ||
+        T.compare(B - A, E - B, K) != 0)
+      return "";
+    return T.substr(0, B - A) + KeyVar.str() + T.substr(E - A);
+  }
+
+  /// The conjunction of the `if` conditions between the site and \p G's
+  /// scope ("" when none); nullopt when one cannot be repeated at the call.
+  std::optional<std::string> condition(const SiteGroup &G) {
+    std::string Cond;
+    const Stmt *Child = S.Call;
+    KeyBegin = KeyEnd = SourceLocation();
+    for (const Stmt *A : S.Ancestors) {
+      if (A == G.Scope)
+        return Cond;
+      if (isLaneIfAbove(A, Child, G)) {
+        Child = A; // a lane-dependent if is not repeated (see siteCondition)
+        continue;
+      }
+      if (const auto *If = dyn_cast<IfStmt>(A)) {
+        if (If->getInit() || If->getConditionVariable() || If->isConsteval() ||
+            !stable(If->getCond(), /*AllowChannel=*/false))
+          return std::nullopt;
+        std::string T = text(If->getCond()->getSourceRange());
+        if (T.empty())
+          return std::nullopt;
+        bool Then = Child == If->getThen();
+        if (!Then && Child != If->getElse())
+          return std::nullopt;
+        Cond += (Cond.empty() ? "" : " && ") + std::string(Then ? "(" : "!(") +
+                T + ")";
+      } else if (isa<ConditionalOperator, BinaryConditionalOperator>(A)) {
+        return std::nullopt;
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(A)) {
+        if (BO->isLogicalOp() || BO->isCommaOp())
+          return std::nullopt;
+      } else if (const auto *For = dyn_cast<ForStmt>(A)) {
+        if (!S.Channel || For != S.Channel->Loop)
+          return std::nullopt;
+      } else if (!isa<CompoundStmt, AttributedStmt, Expr>(A) &&
+                 !isInvocationWrapper(S, A)) {
+        return std::nullopt;
+      }
+      Child = A;
+    }
+    return std::nullopt; // Scope not found
+  }
+
+private:
+  ASTContext &Ctx;
+  const AtomicSite &S;
+  SourceLocation KeyBegin, KeyEnd;
+};
+
+} // namespace
+
+std::optional<std::string> siteCondition(ASTContext &Ctx, const AtomicSite &S,
+                                         const SiteGroup &G) {
+  return Builder(Ctx, S).condition(G);
+}
+
+std::optional<std::string>
+deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                      const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
+                      llvm::StringRef KeyVar) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  if (First.TypeText.empty() || Slots.size() != G.Sites.size())
+    return std::nullopt;
+  std::string Body;
+  for (const DeferredSlot &Slot : Slots) {
+    const AtomicSite &S = Sites[Slot.Site];
+    // The captured key is the first site's: a site whose key is spelled
+    // differently (opaque call keys that differ in a constant argument)
+    // would get the first site's primitive, so it keeps its address.
+    if (!KeyVar.empty() && S.KeyText != First.KeyText)
+      return std::nullopt;
+    std::optional<std::string> Cond = siteCondition(Ctx, S, G);
+    if (!Cond)
+      return std::nullopt;
+    std::string Addr = Builder(Ctx, S).address(KeyVar);
+    if (Addr.empty())
+      return std::nullopt;
+    std::string Ret =
+        Cond->empty() ? "return " + Addr + ";"
+                      : "return (" + *Cond + ") ? (" + Addr + ") : nullptr;";
+    if (!Slot.Extent.empty()) {
+      const VarDecl *V = S.Channel->Var;
+      std::string Type = V->getType().getUnqualifiedType().getAsString(
+          Ctx.getPrintingPolicy());
+      Body += " if (distwar_slot >= " + Slot.Offset + " && distwar_slot < " +
+              Slot.Offset + " + " + Slot.Extent + ") { const " + Type + " " +
+              V->getName().str() + " = distwar_slot - (" + Slot.Offset +
+              ") + (" + Slot.Lower + "); " + Ret + " }";
+    } else {
+      Body += " if (distwar_slot == " + Slot.Offset + ") " + Ret;
+    }
+  }
+  return "[&](int distwar_slot) -> " + First.TypeText + " * {" + Body +
+         " return nullptr; }";
+}
+
+} // namespace distwar

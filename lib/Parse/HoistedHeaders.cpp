@@ -1,0 +1,242 @@
+//===- HoistedHeaders.cpp - CUDA headers moved into the PCH ---------------===//
+
+#include "Parse/HoistedHeaders.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+/// A directory of the CUDA SDK's headers (or of its CCCL part).
+bool isCudaSdkDirectory(llvm::StringRef Dir, llvm::vfs::FileSystem &FS) {
+  llvm::SmallString<256> Here(Dir), Above(Dir);
+  llvm::sys::path::append(Here, "cuda_runtime.h");
+  llvm::sys::path::append(Above, "..", "cuda_runtime.h");
+  return FS.exists(Here) || FS.exists(Above);
+}
+
+/// Whether `<Name>` is found first in a CUDA SDK directory: user (-I)
+/// directories are searched before the system ones.
+bool isCudaSdkHeader(llvm::StringRef Name, const HeaderSearchOptions &Search,
+                     llvm::vfs::FileSystem &FS) {
+  for (bool System : {false, true})
+    for (const HeaderSearchOptions::Entry &E : Search.UserEntries) {
+      bool IsSystem = E.Group != frontend::Angled;
+      if (E.IsFramework || E.Group == frontend::Quoted ||
+          E.Group == frontend::After || IsSystem != System)
+        continue;
+      llvm::SmallString<256> Path(E.Path);
+      llvm::sys::path::append(Path, Name);
+      if (FS.exists(Path))
+        return System && isCudaSdkDirectory(E.Path, FS);
+    }
+  return false;
+}
+
+/// The header of an `#include <...>` line, or "".
+llvm::StringRef angledHeader(llvm::StringRef Rest) {
+  Rest = Rest.ltrim();
+  if (!Rest.consume_front("<"))
+    return "";
+  size_t End = Rest.find('>');
+  return End == llvm::StringRef::npos ? "" : Rest.take_front(End).trim();
+}
+
+} // namespace
+
+/// Where the directive whose `#` is at \p Hash ends (its newline; escaped
+/// newlines continue it).
+static size_t directiveEnd(llvm::StringRef Code, size_t Hash) {
+  size_t End = Code.find('\n', Hash);
+  while (End != llvm::StringRef::npos && End > 0 && Code[End - 1] == '\\')
+    End = Code.find('\n', End + 1);
+  return End == llvm::StringRef::npos ? Code.size() : End;
+}
+
+/// Whether only blanks stand between the line's start and \p Offset.
+static bool startsLine(llvm::StringRef Code, size_t Offset) {
+  size_t LineStart = Code.rfind('\n', Offset);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  return Code.slice(LineStart, Offset).trim().empty();
+}
+
+std::vector<std::string> hoistableIncludes(llvm::StringRef Code,
+                                           const HeaderSearchOptions &Search,
+                                           llvm::vfs::FileSystem &FS) {
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  std::vector<std::string> Out;
+  int Braces = 0, Conditionals = 0;
+  size_t From = 0;
+  while (From < Code.size()) {
+    // Lexed anew after each directive: its text holds no braces to count.
+    Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin() + From,
+              Code.end());
+    Token Tok;
+    From = Code.size();
+    while (!Lex.LexFromRawLexer(Tok) || Tok.isNot(tok::eof)) {
+      if (Tok.is(tok::eof))
+        break;
+      size_t Offset = Tok.getLocation().getRawEncoding();
+      if (Tok.is(tok::l_brace) || Tok.is(tok::r_brace)) {
+        Braces += Tok.is(tok::l_brace) ? 1 : -1;
+        continue;
+      }
+      if (!Tok.is(tok::hash) || !startsLine(Code, Offset))
+        continue;
+      // The directive's line, read as text (the raw lexer does not know
+      // header names).
+      llvm::StringRef Line =
+          Code.slice(Offset + 1, directiveEnd(Code, Offset)).ltrim();
+      llvm::StringRef Name =
+          Line.take_while([](char C) { return isAsciiIdentifierContinue(C); });
+      if (Name == "if" || Name == "ifdef" || Name == "ifndef")
+        ++Conditionals;
+      else if (Name == "endif")
+        --Conditionals;
+      else if (Name == "include" && Braces == 0 && Conditionals == 0)
+        if (llvm::StringRef H = angledHeader(Line.drop_front(Name.size()));
+            !H.empty() && isCudaSdkHeader(H, Search, FS) &&
+            !llvm::is_contained(Out, H))
+          Out.push_back(H.str());
+      From = directiveEnd(Code, Offset);
+      break;
+    }
+  }
+  return Out;
+}
+
+std::string hoistedIncludeText(llvm::ArrayRef<std::string> Headers) {
+  std::string Text;
+  for (const std::string &H : Headers)
+    Text += "#include <" + H + ">\n";
+  return Text;
+}
+
+std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers) {
+  std::set<std::string> Names;
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  for (llvm::StringRef Code : Buffers) {
+    Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin(), Code.end());
+    Token Tok;
+    do {
+      Lex.LexFromRawLexer(Tok);
+      if (Tok.is(tok::raw_identifier))
+        Names.insert(Tok.getRawIdentifier().str());
+    } while (Tok.isNot(tok::eof));
+  }
+  std::string Out;
+  for (const std::string &N : Names)
+    Out += N + "\n";
+  return Out;
+}
+
+HoistCheck::HoistCheck(const SourceManager &SM,
+                       llvm::ArrayRef<std::string> Headers,
+                       std::shared_ptr<const llvm::StringSet<>> Names)
+    : SM(SM), Names(std::move(Names)) {
+  for (const std::string &H : Headers)
+    Pending.insert(H);
+}
+
+void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
+                                    llvm::StringRef FileName, bool IsAngled,
+                                    CharSourceRange, OptionalFileEntryRef,
+                                    llvm::StringRef, llvm::StringRef,
+                                    const Module *, bool,
+                                    SrcMgr::CharacteristicKind) {
+  if (!IsAngled || !SM.isWrittenInMainFile(Hash) || !Pending.erase(FileName))
+    return;
+  // Precompiled, it must be skipped here (its include guard).
+  ExpectSkip = true;
+  if (Pending.empty())
+    Last = Hash;
+}
+
+void HoistCheck::FileChanged(SourceLocation, FileChangeReason Reason,
+                             SrcMgr::CharacteristicKind, FileID) {
+  if (Reason == EnterFile && ExpectSkip)
+    Unsound = true; // no include guard: its text is read again here
+  ExpectSkip = false;
+}
+
+bool HoistCheck::beforeLast(SourceLocation Loc) const {
+  Loc = SM.getExpansionLoc(Loc);
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+      SM.isWrittenInBuiltinFile(Loc) || SM.isWrittenInCommandLineFile(Loc))
+    return false;
+  return Last.isInvalid() || SM.isBeforeInTranslationUnit(Loc, Last);
+}
+
+void HoistCheck::saw(llvm::StringRef Name) {
+  if (Names->contains(Name))
+    Unsound = true;
+}
+
+void HoistCheck::MacroDefined(const Token &Name, const MacroDirective *) {
+  if (Last.isInvalid() && beforeLast(Name.getLocation()))
+    saw(Name.getIdentifierInfo()->getName());
+}
+
+void HoistCheck::MacroUndefined(const Token &Name, const MacroDefinition &,
+                                const MacroDirective *) {
+  if (Last.isInvalid() && beforeLast(Name.getLocation()))
+    saw(Name.getIdentifierInfo()->getName());
+}
+
+void HoistCheck::PragmaDirective(SourceLocation Loc, PragmaIntroducerKind) {
+  if (Last.isValid() || !beforeLast(Loc))
+    return;
+  // Pragmas that change how later code parses (pack, a namespace's
+  // visibility, ...) would reach the headers; these do not.
+  bool Invalid = false;
+  std::string Line = llvm::StringRef(SM.getCharacterData(Loc, &Invalid))
+                         .split('\n')
+                         .first.lower();
+  size_t At = Line.find("pragma");
+  if (Invalid || At == std::string::npos)
+    return void(Unsound = true);
+  llvm::StringRef Rest = llvm::StringRef(Line).drop_front(At + 6);
+  Rest = Rest.drop_while([](char C) { return !isAsciiIdentifierStart(C); });
+  for (llvm::StringRef Harmless :
+       {"once", "unroll", "nounroll", "message", "warning", "region",
+        "endregion", "diag_suppress", "nv_diag_suppress", "diag_default",
+        "nv_diag_default", "gcc diagnostic", "clang diagnostic"})
+    if (Rest.starts_with(Harmless))
+      return;
+  Unsound = true;
+}
+
+/// Whether \p D, or what it holds (a namespace, a linkage block), declares a
+/// name that \p Spelled holds, or is a using-directive.
+static bool reaches(const Decl *D, const llvm::StringSet<> &Spelled) {
+  if (isa<UsingDirectiveDecl>(D))
+    return true;
+  if (const auto *ND = dyn_cast<NamedDecl>(D))
+    if (const IdentifierInfo *Id = ND->getIdentifier();
+        Id && Spelled.contains(Id->getName()))
+      return true;
+  if (const auto *DC = dyn_cast<DeclContext>(D);
+      DC && isa<NamespaceDecl, LinkageSpecDecl>(D))
+    return llvm::any_of(DC->decls(),
+                        [&](const Decl *C) { return reaches(C, Spelled); });
+  return false;
+}
+
+bool HoistCheck::sound(llvm::ArrayRef<Decl *> Parsed) const {
+  if (Unsound || !Pending.empty())
+    return false;
+  return llvm::none_of(Parsed, [&](const Decl *D) {
+    return beforeLast(D->getLocation()) && reaches(D, *Names);
+  });
+}
+
+} // namespace distwar

@@ -1,0 +1,88 @@
+//===- HoistedHeaders.h - CUDA headers moved into the PCH -------*- C++ -*-===//
+//
+// A kernel file's own `#include <cooperative_groups.h>` or `<cub/cub.cuh>`
+// costs more parse time than Clang's CUDA wrapper. PchCache.h precompiles
+// such CUDA SDK headers along with the wrapper, so they are parsed before
+// the file's first line instead of where it includes them. That changes
+// nothing when nothing the file says before the #include can reach them:
+// HoistCheck verifies it during the parse (no macro defined, no name
+// declared there that the headers spell, no pragma, no using-directive, and
+// each header include-guarded), and the parse is done again without them
+// when it cannot.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_PARSE_HOISTEDHEADERS_H
+#define DISTWAR_PARSE_HOISTEDHEADERS_H
+
+#include "clang/Lex/PPCallbacks.h"
+#include "llvm/ADT/StringSet.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Decl;
+class HeaderSearchOptions;
+class SourceManager;
+} // namespace clang
+
+namespace distwar {
+
+/// The `<...>` includes of \p Code at file scope, outside any conditional
+/// block, that name a header of the CUDA SDK (found in one of \p Search's
+/// system directories that holds the SDK's headers, before any user
+/// directory), in order.
+std::vector<std::string>
+hoistableIncludes(llvm::StringRef Code,
+                  const clang::HeaderSearchOptions &Search,
+                  llvm::vfs::FileSystem &FS);
+
+/// The text a precompiled header of \p Headers is built from.
+std::string hoistedIncludeText(llvm::ArrayRef<std::string> Headers);
+
+/// Every identifier spelled in \p Buffers, sorted, one per line.
+std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers);
+
+/// Watches a parse through a precompiled header that holds \p Headers, whose
+/// files spell \p Names: sound() says whether the result is the one of a
+/// parse that reads them where the main file includes them.
+class HoistCheck : public clang::PPCallbacks {
+public:
+  HoistCheck(const clang::SourceManager &SM,
+             llvm::ArrayRef<std::string> Headers,
+             std::shared_ptr<const llvm::StringSet<>> Names);
+
+  void InclusionDirective(clang::SourceLocation Hash, const clang::Token &,
+                          llvm::StringRef FileName, bool IsAngled,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef,
+                          llvm::StringRef, llvm::StringRef,
+                          const clang::Module *, bool,
+                          clang::SrcMgr::CharacteristicKind) override;
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind, clang::FileID) override;
+  void MacroDefined(const clang::Token &Name,
+                    const clang::MacroDirective *) override;
+  void MacroUndefined(const clang::Token &Name, const clang::MacroDefinition &,
+                      const clang::MacroDirective *) override;
+  void PragmaDirective(clang::SourceLocation Loc,
+                       clang::PragmaIntroducerKind) override;
+
+  /// After the parse: \p Parsed are its top-level declarations.
+  bool sound(llvm::ArrayRef<clang::Decl *> Parsed) const;
+
+private:
+  bool beforeLast(clang::SourceLocation Loc) const;
+  void saw(llvm::StringRef Name);
+
+  const clang::SourceManager &SM;
+  llvm::StringSet<> Pending;
+  std::shared_ptr<const llvm::StringSet<>> Names;
+  clang::SourceLocation Last; ///< the last hoisted #include, once seen
+  bool ExpectSkip = false, Unsound = false;
+};
+
+} // namespace distwar
+
+#endif

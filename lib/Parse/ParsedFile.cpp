@@ -1,0 +1,448 @@
+//===- ParsedFile.cpp - one device-only parse of one file -----------------===//
+
+#include "Parse/ParsedFile.h"
+#include "Parse/HoistedHeaders.h"
+#include "Parse/NvccSpelling.h"
+#include "Parse/ParseFailure.h"
+#include "Parse/SourcePaths.h"
+#include "distwar-rewrite/CudaArgs.h"
+#include "distwar-rewrite/HeaderFilter.h"
+#include "distwar-rewrite/Paths.h"
+#include "distwar-rewrite/PchCache.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <optional>
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+/// Every file entered, system headers included: a depfile must name the
+/// CUDA headers too, or an SDK update would not re-run the rewrite. Files
+/// of a precompiled header count as read.
+class EveryFileCollector : public DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+  // The precompiled header itself is the tool's, not the user's.
+  bool sawDependency(StringRef Filename, bool FromModule, bool IsSystem,
+                     bool IsModuleFile, bool IsMissing) override {
+    return !IsModuleFile &&
+           DependencyCollector::sawDependency(Filename, FromModule, IsSystem,
+                                              IsModuleFile, IsMissing);
+  }
+};
+
+/// The files \p Deps saw, as readFiles promises: the main file first, the
+/// others sorted, the front end's own in-memory files left out. Sorted, so
+/// that a parse through a precompiled header lists what a parse without
+/// one lists.
+std::vector<std::string> readFiles(const DependencyCollector &Deps,
+                                   llvm::StringRef MainFile) {
+  std::vector<std::string> Out;
+  for (llvm::StringRef F : Deps.getDependencies())
+    if (F != MainFile && !isFrontEndFile(F))
+      Out.push_back(F.str());
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  Out.insert(Out.begin(), MainFile.str());
+  return Out;
+}
+
+/// Records the spelling of each resolved #include.
+class InclusionRecorder : public PPCallbacks {
+public:
+  InclusionRecorder(const SourceManager &SM, std::vector<Inclusion> &Out)
+      : SM(SM), Out(Out) {}
+  void InclusionDirective(SourceLocation Hash, const Token &,
+                          StringRef FileName, bool IsAngled, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef SearchPath,
+                          StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    OptionalFileEntryRef From = SM.getFileEntryRefForID(SM.getFileID(Hash));
+    if (!File || !From)
+      return;
+    std::string Includer = absoluteFilePath(SM.getFileManager(), *From);
+    Out.push_back({FileName.str(), &File->getFileEntry(), Includer,
+                   !IsAngled && llvm::sys::path::parent_path(Includer) ==
+                                    absolutePath(SearchPath)});
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<Inclusion> &Out;
+};
+
+/// The file system a parse reads: the disk, the code being parsed (it may
+/// come from stdin or a check), the front end's own files, and
+/// NvccSpelling.h's changes on top.
+struct ParseFileSystem {
+  ParseFileSystem(llvm::StringRef FilePath, llvm::StringRef Code) {
+    // Not the real file system: `-working-directory` (from a compilation
+    // database) would change the process's directory, and with it where
+    // relative output paths go.
+    auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+        llvm::vfs::createPhysicalFileSystem());
+    Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Overlay->pushOverlay(Memory);
+    Memory->addFile(FilePath, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
+    addFrontEndFiles(*Memory);
+    Spelling = llvm::makeIntrusiveRefCnt<NvccSpellingFileSystem>(Overlay);
+  }
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory;
+  llvm::IntrusiveRefCntPtr<NvccSpellingFileSystem> Spelling;
+};
+
+/// The device-only compiler invocation of \p Args for \p FilePath, or null
+/// (with the driver's errors in \p Diags).
+std::shared_ptr<CompilerInvocation>
+makeInvocation(llvm::StringRef FilePath, const std::vector<std::string> &Args,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+               llvm::IntrusiveRefCntPtr<DiagnosticsEngine> Diags,
+               std::vector<std::string> &CC1Args) {
+  std::vector<std::string> Full = {"distwar-rewrite", "-fsyntax-only"};
+  Full.insert(Full.end(), Args.begin(), Args.end());
+  Full.push_back(FilePath.str());
+  Full = tooling::getClangStripDependencyFileAdjuster()(Full, FilePath);
+  std::vector<const char *> Argv;
+  for (const std::string &A : Full)
+    Argv.push_back(A.c_str());
+  CreateInvocationOptions Opts;
+  Opts.Diags = Diags;
+  Opts.VFS = FS;
+  Opts.CC1Args = &CC1Args;
+  std::unique_ptr<CompilerInvocation> Inv = createInvocation(Argv, Opts);
+  if (!Inv)
+    return nullptr;
+  Inv->getFrontendOpts().DisableFree = false;
+  // The first nvcc declarations go before Clang's CUDA wrapper: libstdc++'s
+  // headers that it includes must see the device-side declarations.
+  std::vector<std::string> &Includes = Inv->getPreprocessorOpts().Includes;
+  std::stable_partition(
+      Includes.begin(), Includes.end(),
+      [](llvm::StringRef I) { return I == frontEndBeforeWrapper(); });
+  return std::shared_ptr<CompilerInvocation>(std::move(Inv));
+}
+
+/// The top-level declarations this parse read (not those of a precompiled
+/// header).
+class TopLevelDecls : public ASTConsumer {
+public:
+  explicit TopLevelDecls(std::vector<Decl *> &Out) : Out(Out) {}
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    Out.insert(Out.end(), Group.begin(), Group.end());
+    return true;
+  }
+  // What a precompiled header hands over (its functions to emit) was not
+  // parsed here.
+  void HandleInterestingDecl(DeclGroupRef) override {}
+
+private:
+  std::vector<Decl *> &Out;
+};
+
+class ParseAction : public ASTFrontendAction {
+public:
+  ParseAction(llvm::function_ref<void(ParsedFile &)> Body,
+              const ParseFailure &Failure, const NvccSpellingFileSystem &FS,
+              const PrecompiledHeader *Pch = nullptr,
+              llvm::ArrayRef<std::string> Hoisted = {})
+      : Body(Body), Failure(Failure), FS(FS), Pch(Pch), Hoisted(Hoisted) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 llvm::StringRef) override {
+    return std::make_unique<TopLevelDecls>(Parsed);
+  }
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Collector.emplace(CI.getPreprocessor());
+    Deps = std::make_shared<EveryFileCollector>();
+    Deps->attachToPreprocessor(CI.getPreprocessor());
+    CI.addDependencyCollector(Deps); // the precompiled header's files
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
+    if (Pch && Pch->Names) {
+      auto Check = std::make_unique<HoistCheck>(CI.getSourceManager(), Hoisted,
+                                                Pch->Names);
+      Hoist = Check.get();
+      CI.getPreprocessor().addPPCallbacks(std::move(Check));
+    }
+    return true;
+  }
+
+  void EndSourceFileAction() override {
+    CompilerInstance &CI = getCompilerInstance();
+    syntax::TokenBuffer Tokens = std::move(*Collector).consume();
+    if (Hoist && !Hoist->sound(Parsed)) {
+      HoistUnsound = true;
+      return;
+    }
+    // Visitors of the AST walk what this parse read: the declarations of a
+    // precompiled header (the CUDA headers, never edited) would otherwise be
+    // loaded from it one by one, at the cost of parsing them.
+    CI.getASTContext().setTraversalScope(Parsed);
+    ParsedFile File{CI.getASTContext(), Tokens};
+    File.HasErrors = CI.getDiagnostics().hasErrorOccurred();
+    File.DiagnosticText = Failure.text();
+    File.FilesRead = readFiles(*Deps, getCurrentFile());
+    File.Inclusions = std::move(Inclusions);
+    const SourceManager &SM = CI.getSourceManager();
+    File.OriginalText = [&](FileID ID) -> llvm::StringRef {
+      OptionalFileEntryRef FE = SM.getFileEntryRefForID(ID);
+      if (FE)
+        if (std::optional<std::string> Text = FS.originalText(FE->getName()))
+          return Originals.emplace_back(std::move(*Text));
+      return SM.getBufferData(ID);
+    };
+    Body(File);
+    Ran = true;
+  }
+
+  bool Ran = false;
+  /// The hoisted headers may have read differently where they were
+  /// included: the parse is not used.
+  bool HoistUnsound = false;
+
+private:
+  llvm::function_ref<void(ParsedFile &)> Body;
+  const ParseFailure &Failure;
+  const NvccSpellingFileSystem &FS;
+  const PrecompiledHeader *Pch;
+  llvm::ArrayRef<std::string> Hoisted;
+  HoistCheck *Hoist = nullptr; ///< owned by the preprocessor
+  std::optional<syntax::TokenCollector> Collector;
+  std::shared_ptr<EveryFileCollector> Deps;
+  std::vector<Inclusion> Inclusions;
+  std::vector<Decl *> Parsed;
+  std::deque<std::string> Originals; ///< stable addresses
+};
+
+/// Runs \p Action on \p Inv with diagnostics to \p Failure. The "N errors
+/// generated" line is dropped: the tool says what failed, first.
+bool runAction(std::shared_ptr<CompilerInvocation> Inv,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+               FrontendAction &Action, DiagnosticConsumer &Diags) {
+  CompilerInstance CI(std::move(Inv));
+  CI.setVirtualFileSystem(FS);
+  CI.createFileManager();
+  CI.createDiagnostics(&Diags, /*ShouldOwnClient=*/false);
+  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+  CI.createSourceManager();
+  return CI.ExecuteAction(Action);
+}
+
+} // namespace
+
+namespace {
+enum class Cached { Done, Retry, Failed };
+
+/// What a parse and a token scan start from: the file system, the
+/// diagnostics, the compiler invocation and its arguments.
+struct Setup {
+  Setup(llvm::StringRef FilePath, llvm::StringRef Code) : FS(FilePath, Code) {}
+  ParseFileSystem FS;
+  ParseFailure Failure;
+  std::vector<std::string> CC1Args;
+  std::shared_ptr<CompilerInvocation> Inv;
+};
+} // namespace
+
+/// Builds \p S's invocation for \p Options; an error when the driver
+/// rejects the flags.
+static llvm::Error setUp(Setup &S, llvm::StringRef FilePath,
+                         const FrontEnd &Options) {
+  auto Diags = CompilerInstance::createDiagnostics(
+      *S.FS.Spelling, S.Failure.Options, &S.Failure, /*ShouldOwnClient=*/false);
+  S.Inv =
+      makeInvocation(FilePath, Options.Args, S.FS.Spelling, Diags, S.CC1Args);
+  if (S.Inv)
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 S.Failure.hasError()
+                                     ? S.Failure.summary()
+                                     : "cannot parse " + FilePath.str());
+}
+
+/// One parse through the cache's precompiled header holding \p Hoisted:
+/// Retry when none can be used or the hoisting is not sound (HoistCheck);
+/// Failed when the parse reported errors (the plain parse then says which,
+/// or succeeds where the entry was broken, which is removed).
+static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
+                          llvm::ArrayRef<std::string> CC1Args,
+                          llvm::StringRef CacheDir,
+                          llvm::ArrayRef<std::string> Hoisted,
+                          llvm::function_ref<void(ParsedFile &)> Body) {
+  auto Copy = std::make_shared<CompilerInvocation>(Inv);
+  std::optional<PrecompiledHeader> Pch =
+      usePrecompiledHeader(CacheDir, *Copy, CC1Args, FS.Spelling, Hoisted);
+  if (!Pch)
+    return Cached::Retry;
+  ParseFailure Failure;
+  bool Failed = false;
+  auto BodyUnlessFailed = [&](ParsedFile &P) {
+    Failed = P.HasErrors;
+    if (!Failed)
+      Body(P);
+  };
+  ParseAction Action(BodyUnlessFailed, Failure, *FS.Spelling, &*Pch, Hoisted);
+  runAction(Copy, FS.Spelling, Action, Failure);
+  if (Action.Ran && !Failed)
+    return Cached::Done;
+  if (Failure.fromPrecompiledHeader())
+    discardPrecompiledHeader(Pch->Path);
+  return Action.HoistUnsound ? Cached::Retry : Cached::Failed;
+}
+
+llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
+                      const FrontEnd &Options,
+                      llvm::function_ref<void(ParsedFile &)> Body) {
+  Setup S(FilePath, Code);
+  if (llvm::Error E = setUp(S, FilePath, Options))
+    return E;
+  ParseFileSystem &FS = S.FS;
+  ParseFailure &Failure = S.Failure;
+  const std::vector<std::string> &CC1Args = S.CC1Args;
+  std::shared_ptr<CompilerInvocation> Inv = S.Inv;
+  // Through a precompiled header first, with the file's CUDA headers when
+  // that is sound, else without them; should it fail (a stale or broken
+  // cache entry), the plain parse decides: the result never depends on the
+  // cache.
+  if (!Options.CacheDir.empty()) {
+    std::vector<std::string> Hoisted =
+        hoistableIncludes(Code, Inv->getHeaderSearchOpts(), *FS.Spelling);
+    if (!Hoisted.empty())
+      FS.Memory->addFile(
+          frontEndHoistedMain(), 0,
+          llvm::MemoryBuffer::getMemBufferCopy(hoistedIncludeText(Hoisted)));
+    Cached Result = Cached::Retry;
+    if (!Hoisted.empty())
+      Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, Hoisted, Body);
+    if (Result == Cached::Retry)
+      Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, {}, Body);
+    if (Result == Cached::Done)
+      return llvm::Error::success();
+  }
+  // A constant Clang's evaluator rejects and nvcc accepts (a static member
+  // read through a reference, allowed from C++23 on) is read by Clang's
+  // newer evaluator, which follows C++23 there; the first failure is the
+  // one reported when that does not help either.
+  bool RetryConstants = false;
+  auto BodyOrRetry = [&](ParsedFile &P) {
+    RetryConstants = P.HasErrors && Failure.fromConstantEvaluation();
+    if (!RetryConstants)
+      Body(P);
+  };
+  ParseAction Action(BodyOrRetry, Failure, *FS.Spelling);
+  runAction(Inv, FS.Spelling, Action, Failure);
+  if (RetryConstants) {
+    auto Retry = std::make_shared<CompilerInvocation>(*Inv);
+    Retry->getLangOpts().EnableNewConstInterp = true;
+    ParseFailure RetryFailure;
+    auto BodyFirstMessage = [&](ParsedFile &P) {
+      if (P.HasErrors)
+        P.DiagnosticText = Failure.text();
+      Body(P);
+    };
+    ParseAction Again(BodyFirstMessage, RetryFailure, *FS.Spelling);
+    runAction(Retry, FS.Spelling, Again, RetryFailure);
+    if (Again.Ran)
+      return llvm::Error::success();
+  }
+  if (!Action.Ran || RetryConstants)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        Failure.hasError() ? Failure.text() : "cannot parse " + FilePath.str());
+  return llvm::Error::success();
+}
+
+/// A name that may call an atomic add or subtract: atomicAdd and its
+/// _block/_system forms, atomicSub, and aliases such as gpuAtomicAdd or
+/// atomic_add (any case, underscores ignored). Not `std::atomic`: the
+/// headers a torch extension reads are full of it.
+static bool isAtomicName(llvm::StringRef Name) {
+  std::string Folded;
+  for (char C : Name)
+    if (C != '_')
+      Folded += llvm::toLower(C);
+  llvm::StringRef F(Folded);
+  return F.contains("atomicadd") || F.contains("atomicsub");
+}
+
+bool mentionsAtomics(llvm::StringRef Code) {
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin(), Code.end());
+  Token Tok;
+  do {
+    Lex.LexFromRawLexer(Tok);
+    if (Tok.is(tok::raw_identifier) && isAtomicName(Tok.getRawIdentifier()))
+      return true;
+  } while (Tok.isNot(tok::eof));
+  return false;
+}
+
+namespace {
+
+/// Lexes the whole translation unit, watching the tokens that reach code
+/// outside the system headers.
+class ScanAction : public PreprocessorFrontendAction {
+public:
+  explicit ScanAction(TokenScan &Out) : Out(Out) {}
+
+  void ExecuteAction() override {
+    Preprocessor &PP = getCompilerInstance().getPreprocessor();
+    auto Deps = std::make_shared<EveryFileCollector>();
+    Deps->attachToPreprocessor(PP);
+    const SourceManager &SM = PP.getSourceManager();
+    PP.setTokenWatcher([&](const Token &Tok) {
+      if (Out.MayHaveAtomics || !Tok.is(tok::identifier))
+        return;
+      if (isAtomicName(Tok.getIdentifierInfo()->getName()) &&
+          !SM.isInSystemHeader(SM.getExpansionLoc(Tok.getLocation())))
+        Out.MayHaveAtomics = true;
+    });
+    PP.EnterMainSourceFile();
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eof));
+    PP.setTokenWatcher(nullptr);
+    Deps->finishedMainFile(PP.getDiagnostics());
+    Out.FilesRead = readFiles(*Deps, getCurrentFile());
+  }
+
+private:
+  TokenScan &Out;
+};
+
+} // namespace
+
+llvm::Expected<TokenScan> scanTokens(llvm::StringRef FilePath,
+                                     llvm::StringRef Code,
+                                     const FrontEnd &Options) {
+  Setup S(FilePath, Code);
+  if (llvm::Error E = setUp(S, FilePath, Options))
+    return std::move(E);
+  TokenScan Scan;
+  ScanAction Action(Scan);
+  runAction(S.Inv, S.FS.Spelling, Action, S.Failure);
+  // A file the preprocessor rejects gets the full parse and its message.
+  if (S.Failure.hasError())
+    Scan.MayHaveAtomics = true;
+  return Scan;
+}
+
+} // namespace distwar

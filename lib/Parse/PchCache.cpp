@@ -1,0 +1,342 @@
+//===- PchCache.cpp - precompiled CUDA headers, kept across runs ----------===//
+
+#include "distwar-rewrite/PchCache.h"
+#include "Parse/HoistedHeaders.h"
+#include "distwar-rewrite/CudaArgs.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA1.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+#include <unistd.h>
+
+using namespace clang;
+
+namespace distwar {
+
+/// Entries kept; the oldest beyond it are removed when one is added.
+static constexpr size_t MaxEntries = 32;
+
+/// How many of \p Includes lead the list and belong to the front end (the
+/// CUDA wrapper, the nvcc declarations): what a precompiled header holds.
+static size_t frontEndIncludes(const std::vector<std::string> &Includes) {
+  size_t N = 0;
+  while (N < Includes.size() &&
+         (Includes[N] == "__clang_cuda_runtime_wrapper.h" ||
+          isFrontEndFile(Includes[N])))
+    ++N;
+  return N;
+}
+
+/// The key: everything that can change what the leading includes parse to.
+/// The file's own name, main-file name and CUDA id are left out, so the
+/// files of one build share an entry.
+static std::string cacheKey(llvm::ArrayRef<std::string> CC1Args,
+                            const CompilerInvocation &Inv,
+                            llvm::vfs::FileSystem &FS,
+                            llvm::ArrayRef<std::string> Hoisted) {
+  llvm::SHA1 Hash;
+  auto Add = [&](llvm::StringRef S) {
+    Hash.update(S);
+    Hash.update(llvm::ArrayRef<uint8_t>{0});
+  };
+  Add(getClangFullVersion());
+  std::string MainFile;
+  if (!Inv.getFrontendOpts().Inputs.empty())
+    MainFile = Inv.getFrontendOpts().Inputs.front().getFile().str();
+  for (size_t I = 0; I < CC1Args.size(); ++I) {
+    llvm::StringRef A = CC1Args[I];
+    if (A == "-main-file-name") {
+      ++I;
+      continue;
+    }
+    if (A == MainFile || A.starts_with("-cuid="))
+      continue;
+    Add(A);
+  }
+  if (auto Cwd = FS.getCurrentWorkingDirectory())
+    Add(*Cwd);
+  Add(frontEndFileText());
+  Add(hoistedIncludeText(Hoisted));
+  return llvm::toHex(Hash.final(), /*LowerCase=*/true);
+}
+
+/// A directory only this user can write: another user's entries could
+/// make the parse read declarations they chose.
+static bool safeDirectory(llvm::StringRef Dir) {
+  if (llvm::sys::fs::create_directories(Dir, /*IgnoreExisting=*/true,
+                                        llvm::sys::fs::owner_all))
+    return false;
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Dir, Status) ||
+      !llvm::sys::fs::is_directory(Status) || Status.getUser() != ::getuid())
+    return false;
+  return !(Status.permissions() &
+           (llvm::sys::fs::group_write | llvm::sys::fs::others_write));
+}
+
+/// One line per file the entry was built from: size, time, path.
+static std::string manifest(llvm::ArrayRef<std::string> Files,
+                            llvm::vfs::FileSystem &FS) {
+  std::string Out;
+  for (const std::string &F : Files) {
+    auto Status = FS.status(F);
+    if (!Status)
+      return "";
+    Out += std::to_string(Status->getSize()) + " " +
+           std::to_string(
+               Status->getLastModificationTime().time_since_epoch().count()) +
+           " " + F + "\n";
+  }
+  return Out;
+}
+
+/// True when every file \p Manifest lists is as it was.
+static bool stillValid(llvm::StringRef Manifest, llvm::vfs::FileSystem &FS) {
+  llvm::SmallVector<llvm::StringRef, 256> Lines;
+  Manifest.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.empty())
+    return false;
+  std::vector<std::string> Files;
+  for (llvm::StringRef Line : Lines)
+    Files.push_back(Line.split(' ').second.split(' ').second.str());
+  return manifest(Files, FS) == Manifest;
+}
+
+namespace {
+/// Every file the build reads, so that a change to any rebuilds the entry.
+class InputCollector : public DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+};
+} // namespace
+
+namespace {
+/// Builds the precompiled header, noting the files read for the main file's
+/// own includes (the hoisted headers): what they spell is what HoistCheck
+/// compares the user's declarations with.
+class BuildAction : public GeneratePCHAction {
+public:
+  explicit BuildAction(std::string &Names) : Names(Names) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<Entered>(CI.getSourceManager(), Hoisted));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+  void EndSourceFileAction() override {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    std::vector<llvm::StringRef> Buffers;
+    for (FileID F : Hoisted)
+      Buffers.push_back(SM.getBufferData(F));
+    Names = spelledIdentifiers(Buffers);
+    GeneratePCHAction::EndSourceFileAction();
+  }
+
+private:
+  /// Files entered once the main file's own text is read (after the
+  /// predefines and the command line's includes).
+  class Entered : public PPCallbacks {
+  public:
+    Entered(const SourceManager &SM, std::vector<FileID> &Out)
+        : SM(SM), Out(Out) {}
+    void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                     SrcMgr::CharacteristicKind, FileID) override {
+      FileID Now = SM.getFileID(Loc);
+      if (Reason == ExitFile && Now == SM.getMainFileID())
+        InMainText = true;
+      else if (Reason == EnterFile && InMainText && Now.isValid())
+        Out.push_back(Now);
+    }
+
+  private:
+    const SourceManager &SM;
+    std::vector<FileID> &Out;
+    bool InMainText = false;
+  };
+
+  std::string &Names;
+  std::vector<FileID> Hoisted;
+};
+} // namespace
+
+/// Builds the precompiled header of \p Inv's first \p Count includes and of
+/// \p Hoisted into \p Path, its manifest and what the hoisted headers spell;
+/// false when Clang reports an error.
+static bool build(const CompilerInvocation &Inv, size_t Count,
+                  llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Path,
+                  std::string &Manifest, std::string &Names,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  auto PchInv = std::make_shared<CompilerInvocation>(Inv);
+  FrontendOptions &FO = PchInv->getFrontendOpts();
+  FO.ProgramAction = frontend::GeneratePCH;
+  FO.OutputFile = Path.str();
+  FO.Inputs = {FrontendInputFile(Hoisted.empty() ? frontEndPchMain()
+                                                 : frontEndHoistedMain(),
+                                 InputKind(Language::CUDA))};
+  PreprocessorOptions &PP = PchInv->getPreprocessorOpts();
+  PP.Includes.resize(Count);
+  PP.ImplicitPCHInclude.clear();
+
+  CompilerInstance CI(std::move(PchInv));
+  CI.setVirtualFileSystem(FS);
+  CI.createFileManager();
+  IgnoringDiagConsumer Ignore;
+  CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
+  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+  CI.createSourceManager();
+  auto Inputs = std::make_shared<InputCollector>();
+  CI.addDependencyCollector(Inputs);
+  BuildAction Action(Names);
+  if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred())
+    return false;
+  Manifest = manifest(Inputs->getDependencies(), *FS);
+  return !Manifest.empty();
+}
+
+/// Keeps the newest MaxEntries entries of \p Dir.
+static void evictOld(llvm::StringRef Dir) {
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Entries;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    llvm::sys::fs::file_status S;
+    if (Name.starts_with("cuda-") && Name.ends_with(".pch") &&
+        !llvm::sys::fs::status(It->path(), S))
+      Entries.push_back({S.getLastModificationTime(), It->path()});
+  }
+  if (Entries.size() <= MaxEntries)
+    return;
+  llvm::sort(Entries);
+  for (size_t I = 0; I + MaxEntries < Entries.size(); ++I)
+    discardPrecompiledHeader(Entries[I].second);
+}
+
+/// Writes \p Data to \p Path through a unique temporary and a rename.
+static bool writeEntryFile(llvm::StringRef Path, llvm::StringRef Data) {
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Path + "-%%%%%%%%.tmp", FD, Temp))
+    return false;
+  llvm::sys::RemoveFileOnSignal(Temp);
+  bool Ok;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Data;
+    OS.close();
+    Ok = !OS.has_error();
+  }
+  Ok = Ok && !llvm::sys::fs::rename(Temp, Path);
+  if (!Ok)
+    llvm::sys::fs::remove(Temp);
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  return Ok;
+}
+
+/// The files of the entry \p Pch: its manifest and what its hoisted
+/// headers spell.
+static std::string sidecar(llvm::StringRef Pch, llvm::StringRef Extension) {
+  llvm::SmallString<256> Path(Pch);
+  llvm::sys::path::replace_extension(Path, Extension);
+  return std::string(Path);
+}
+
+/// Builds the entry \p Pch (with its sidecars); false on failure.
+static bool addEntry(const CompilerInvocation &Inv, size_t Count,
+                     llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Pch,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Pch + "-%%%%%%%%.tmp", FD, Temp))
+    return false;
+  ::close(FD);
+  llvm::sys::RemoveFileOnSignal(Temp);
+  std::string Manifest, Names;
+  // The sidecars go first: a reader that finds the header finds them.
+  bool Ok = build(Inv, Count, Hoisted, Temp, Manifest, Names, FS) &&
+            writeEntryFile(sidecar(Pch, "names"), Names) &&
+            writeEntryFile(sidecar(Pch, "inputs"), Manifest) &&
+            !llvm::sys::fs::rename(Temp, Pch);
+  if (!Ok)
+    llvm::sys::fs::remove(Temp);
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  return Ok;
+}
+
+/// What the entry's hoisted headers spell, or null when it hoists none.
+static std::shared_ptr<const llvm::StringSet<>>
+spelledNames(llvm::StringRef Pch, bool Hoists) {
+  auto Buffer = llvm::MemoryBuffer::getFile(sidecar(Pch, "names"));
+  if (!Hoists || !Buffer)
+    return nullptr;
+  auto Names = std::make_shared<llvm::StringSet<>>();
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef L : Lines)
+    Names->insert(L);
+  return Names;
+}
+
+std::optional<PrecompiledHeader>
+usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
+                     llvm::ArrayRef<std::string> CC1Args,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     llvm::ArrayRef<std::string> Hoisted) {
+  PreprocessorOptions &PP = Inv.getPreprocessorOpts();
+  size_t Count = frontEndIncludes(PP.Includes);
+  if (Count == 0 || !PP.ImplicitPCHInclude.empty() || !safeDirectory(CacheDir))
+    return std::nullopt;
+  std::string Key = cacheKey(CC1Args, Inv, *FS, Hoisted);
+  llvm::SmallString<256> Pch(CacheDir);
+  llvm::sys::path::append(Pch, "cuda-" + Key + ".pch");
+  auto Manifest = llvm::MemoryBuffer::getFile(sidecar(Pch, "inputs"));
+  bool Valid = Manifest && llvm::sys::fs::exists(Pch) &&
+               stillValid((*Manifest)->getBuffer(), *FS);
+  if (!Valid) {
+    if (!addEntry(Inv, Count, Hoisted, Pch, FS))
+      return std::nullopt;
+    evictOld(CacheDir);
+  }
+  PrecompiledHeader Out{std::string(Pch), spelledNames(Pch, !Hoisted.empty())};
+  if (!Hoisted.empty() && !Out.Names)
+    return std::nullopt;
+  PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Count);
+  PP.ImplicitPCHInclude = Out.Path;
+  return Out;
+}
+
+void discardPrecompiledHeader(llvm::StringRef Path) {
+  llvm::sys::fs::remove(Path);
+  llvm::sys::fs::remove(sidecar(Path, "inputs"));
+  llvm::sys::fs::remove(sidecar(Path, "names"));
+}
+
+std::string defaultCacheDir() {
+  if (std::optional<std::string> Dir =
+          llvm::sys::Process::GetEnv("DISTWAR_CACHE_DIR"))
+    return *Dir;
+  llvm::SmallString<256> Dir;
+  if (std::optional<std::string> Xdg =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+      Xdg && llvm::sys::path::is_absolute(*Xdg))
+    Dir = *Xdg;
+  else if (llvm::sys::path::home_directory(Dir))
+    llvm::sys::path::append(Dir, ".cache");
+  else
+    return "";
+  llvm::sys::path::append(Dir, "distwar");
+  return std::string(Dir);
+}
+
+} // namespace distwar

@@ -1,0 +1,75 @@
+//===- UniformityTest.cpp - which keys are the same across a warp ---------===//
+
+#include "Analysis/Uniformity.h"
+#include "TestAST.h"
+#include "gtest/gtest.h"
+
+using namespace distwar;
+using namespace distwar::test;
+
+namespace {
+
+/// The key of the first site, classified in its function.
+KeyUniformity classifyFirstKey(Parsed &P) {
+  EXPECT_FALSE(P.Sites.empty());
+  if (P.Sites.empty())
+    return KeyUniformity::Varying;
+  UniformityAnalysis U(P.context(), P.Sites[0].Function);
+  return U.classifyKey(P.Sites[0].Key);
+}
+
+TEST(Uniformity, SharedReadBetweenBarriersAtUniformIndex) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, const int *ids, int n) {
+      __shared__ int s[256];
+      for (int r = 0; r < n; ++r) {
+        __syncthreads();
+        s[threadIdx.x] = ids[r * 256 + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < 256; ++j)
+          atomicAdd(&g[s[j]], 1.f);
+      }
+    })cu");
+  EXPECT_EQ(classifyFirstKey(P), KeyUniformity::Uniform);
+}
+
+TEST(Uniformity, SharedReadWithoutSecondBarrierIsOnlyLikely) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, const int *ids, int n) {
+      __shared__ int s[256];
+      for (int r = 0; r < n; ++r) {
+        __syncthreads();
+        s[threadIdx.x] = ids[r * 256 + threadIdx.x];
+        for (int j = 0; j < 256; ++j)
+          atomicAdd(&g[s[j]], 1.f);
+      }
+    })cu");
+  EXPECT_EQ(classifyFirstKey(P), KeyUniformity::LikelyUniform);
+}
+
+TEST(Uniformity, ThreadIndexAndPerLaneLoads) {
+  Parsed Distinct = parse(R"cu(
+    __global__ void k(float *g) {
+      const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+      atomicAdd(&g[idx], 1.f);
+    })cu");
+  EXPECT_EQ(classifyFirstKey(Distinct), KeyUniformity::Distinct);
+  Parsed Varying = parse(R"cu(
+    __global__ void k(float *g, const int *__restrict__ ids) {
+      const int id = ids[threadIdx.x];
+      atomicAdd(&g[id], 1.f);
+    })cu");
+  EXPECT_EQ(classifyFirstKey(Varying), KeyUniformity::Varying);
+  // A counter written under a lane-dependent condition is not uniform.
+  Parsed Counter = parse(R"cu(
+    __global__ void k(float *g, int n) {
+      int c = 0;
+      for (int i = 0; i < n; ++i)
+        if (threadIdx.x > i)
+          c++;
+      atomicAdd(&g[c], 1.f);
+    })cu");
+  EXPECT_EQ(classifyFirstKey(Counter), KeyUniformity::Varying);
+}
+
+} // namespace
