@@ -453,6 +453,28 @@ static bool isSiteStatement(const std::vector<AtomicSite> &Sites,
   return llvm::any_of(G.Sites, [&](size_t I) { return Sites[I].Call == E; });
 }
 
+/// Whether region statement \p S may change key variable \p V. A key that
+/// is the buffer pointer changes only with the pointer's own storage (the
+/// group's atomics store through it). The group's own atomic calls take
+/// their address by value: only their arguments are looked at (in a
+/// template, a call not yet resolved might otherwise take \p V by
+/// reference).
+static bool writesKeyVariable(const std::vector<AtomicSite> &Sites,
+                              const SiteGroup &G, const Stmt *S,
+                              const VarDecl *V) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  auto Writes = [&](const Stmt *X) {
+    return First.KeyIsBuffer ? findStorageWrite(X, V) != nullptr
+                             : findWrite(X, V, /*Through=*/true) != nullptr;
+  };
+  if (!isSiteStatement(Sites, G, S))
+    return Writes(S);
+  const auto *Call =
+      dyn_cast<CallExpr>(cast<Expr>(S)->IgnoreImplicit()->IgnoreParenCasts());
+  assert(Call && "a site statement is its atomic call");
+  return llvm::any_of(Call->arguments(), Writes);
+}
+
 Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                         const SiteGroup &G,
                         llvm::ArrayRef<const ContinueStmt *> Converted) {
@@ -480,8 +502,6 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   // visible before the region and unchanged inside it.
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation RegionBegin = G.First->getBeginLoc();
-  // A key that is the buffer pointer changes only with the pointer's own
-  // storage; the group's atomics store through it.
   const AtomicSite &FirstSite = Sites[G.Sites.front()];
   llvm::SmallVector<const VarDecl *, 4> KeyVars;
   collectVars(FirstSite.Key, KeyVars);
@@ -490,8 +510,7 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
         !SM.isBeforeInTranslationUnit(V->getLocation(), RegionBegin))
       return Reason::NotVisibleAtBatch;
     for (const Stmt *S : regionOf(G))
-      if (FirstSite.KeyIsBuffer ? findStorageWrite(S, V) != nullptr
-                                : findWrite(S, V, /*Through=*/true) != nullptr)
+      if (writesKeyVariable(Sites, G, S, V))
         return Reason::KeyModified;
   }
   // Trip counts are spelled in the batch declaration, before the region.

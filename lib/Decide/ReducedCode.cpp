@@ -243,6 +243,34 @@ bool inOneLane(const AtomicSite &S) {
   return false;
 }
 
+/// Adds to \p Out the variables through which \p E reads memory (`*p`,
+/// `p[i]`, `p->f`).
+void collectReadsThrough(const Stmt *E, llvm::DenseSet<const VarDecl *> &Out) {
+  if (!E)
+    return;
+  const Expr *Through = nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    Through = UO->getSubExpr();
+  else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    Through = ASE->getBase();
+  else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
+    Through = ME->getBase();
+  if (const VarDecl *V = Through ? rootVariable(Through) : nullptr)
+    Out.insert(V);
+  for (const Stmt *Child : E->children())
+    collectReadsThrough(Child, Out);
+}
+
+/// The variable \p Addr points through (`p`, `&p[2]`, `&s.f`), or null.
+const VarDecl *addressRoot(const Expr *Addr) {
+  Addr = Addr->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Addr);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return rootVariable(UO->getSubExpr());
+  return rootVariable(Addr);
+}
+
 /// Reasons that say only how the site looks (or that its kind of atomic is
 /// not batched, such as a system-scope add); an already reduced function is
 /// left alone for a better reason.
@@ -283,8 +311,23 @@ static bool follows(const AtomicSite &S, const CallExpr *Reduction) {
 }
 
 void markAlreadyReduced(std::vector<AtomicSite> &Sites) {
+  // A one-lane atomic that adds what the other lanes accumulated
+  // (`if (threadIdx.x == 0) atomicAdd(out, *count)`): the function reduces
+  // across its block by hand, and the atomics into what it reads back are
+  // that reduction's first step.
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
+      ReadBack;
+  for (const AtomicSite &S : Sites)
+    if (inOneLane(S))
+      collectReadsThrough(S.Call->getArg(1), ReadBack[S.Function]);
   llvm::DenseMap<const FunctionDecl *, const CallExpr *> Reductions;
   for (AtomicSite &S : Sites) {
+    if (auto R = ReadBack.find(S.Function);
+        S.Why == Reason::None && R != ReadBack.end() &&
+        R->second.contains(addressRoot(S.Call->getArg(0)))) {
+      S.Why = Reason::AlreadyReduced;
+      continue;
+    }
     auto [It, New] = Reductions.try_emplace(S.Function, nullptr);
     if (New)
       It->second = findWarpReduction(S.Function);

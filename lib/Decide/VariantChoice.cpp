@@ -188,9 +188,12 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);
     if (AloneWhy == Reason::None && !Alone.UniformTrips)
       AloneWhy = Alone.TripReason;
-    Keys[I] = ownsItsPrimitive(Sites, G)
-                  ? KeyUniformity::Distinct
-                  : U.classifyKey(Sites[G.Sites.front()].Key);
+    // A key that may vary, added once from a loop's sum: one thread per
+    // primitive. A key proven (or likely) the same in every lane is one
+    // element the whole warp adds to, whatever the value.
+    Keys[I] = U.classifyKey(Sites[G.Sites.front()].Key);
+    if (Keys[I] == KeyUniformity::Varying && ownsItsPrimitive(Sites, G))
+      Keys[I] = KeyUniformity::Distinct;
     if (V == Variant::Auto && Keys[I] == KeyUniformity::Distinct) {
       G.Why = Reason::DistinctKeys;
       continue;
