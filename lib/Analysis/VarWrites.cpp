@@ -180,4 +180,17 @@ void collectVars(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
     collectVars(Child, Out);
 }
 
+const Expr *loadedPointer(const Stmt *S) {
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+    return ASE->getBase();
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    return UO->getSubExpr();
+  if (const auto *ME = dyn_cast<MemberExpr>(S);
+      ME && ME->isArrow() &&
+      !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return ME->getBase();
+  return nullptr;
+}
+
 } // namespace distwar

@@ -39,6 +39,10 @@ const clang::Stmt *findStorageWrite(const clang::Stmt *Root,
 void collectVars(const clang::Stmt *S,
                  llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
 
+/// The pointer that \p S loads through (`p[i]`, `*p`, `p->x`; not
+/// `this->x`), or null.
+const clang::Expr *loadedPointer(const clang::Stmt *S);
+
 } // namespace distwar
 
 #endif

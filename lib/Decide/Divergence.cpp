@@ -9,7 +9,6 @@
 #include "Decide/GroupSafety.h"
 #include "Decide/Hoisting.h"
 #include "Decide/Speculation.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"

@@ -11,7 +11,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSet.h"
 #include <functional>
 
 using namespace clang;
@@ -216,20 +215,6 @@ private:
     const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
     return M && Op->getNumArgs() == 2 && M->isTrivial() &&
            (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator());
-  }
-
-  /// The pointer that \p S loads through (`p[i]`, `*p`, `p->x`), or null.
-  static const Expr *loadedPointer(const Stmt *S) {
-    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
-      return ASE->getBase();
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && UO->getOpcode() == UO_Deref)
-      return UO->getSubExpr();
-    if (const auto *ME = dyn_cast<MemberExpr>(S);
-        ME && ME->isArrow() &&
-        !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return ME->getBase();
-    return nullptr;
   }
 
   /// Whether memory read through \p P may be a destination of the group
@@ -441,16 +426,19 @@ static bool isUnconditionalIn(const AtomicSite &S, const SiteGroup &G,
   return false;
 }
 
-/// True when statement \p S is one of \p G's atomics, alone.
-static bool isSiteStatement(const std::vector<AtomicSite> &Sites,
-                            const SiteGroup &G, const Stmt *S) {
+/// The call of \p G's atomic that statement \p S is, alone, or null.
+static const CallExpr *siteCallIn(const std::vector<AtomicSite> &Sites,
+                                  const SiteGroup &G, const Stmt *S) {
   const auto *E = dyn_cast<Expr>(S);
   if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(E))
     E = EWC->getSubExpr();
   if (!E)
-    return false;
+    return nullptr;
   E = E->IgnoreParenCasts();
-  return llvm::any_of(G.Sites, [&](size_t I) { return Sites[I].Call == E; });
+  for (size_t I : G.Sites)
+    if (Sites[I].Call == E)
+      return Sites[I].Call;
+  return nullptr;
 }
 
 /// Whether region statement \p S may change key variable \p V. A key that
@@ -467,12 +455,9 @@ static bool writesKeyVariable(const std::vector<AtomicSite> &Sites,
     return First.KeyIsBuffer ? findStorageWrite(X, V) != nullptr
                              : findWrite(X, V, /*Through=*/true) != nullptr;
   };
-  if (!isSiteStatement(Sites, G, S))
-    return Writes(S);
-  const auto *Call =
-      dyn_cast<CallExpr>(cast<Expr>(S)->IgnoreImplicit()->IgnoreParenCasts());
-  assert(Call && "a site statement is its atomic call");
-  return llvm::any_of(Call->arguments(), Writes);
+  if (const CallExpr *Call = siteCallIn(Sites, G, S))
+    return llvm::any_of(Call->arguments(), Writes);
+  return Writes(S);
 }
 
 Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
@@ -532,7 +517,7 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     if (Sites[I].BufferField)
       Checker.Fields.insert(Sites[I].BufferField);
   for (const Stmt *S : regionOf(G))
-    if (Reason R = Checker.check(S, S == G.First && isSiteStatement(Sites, G, S));
+    if (Reason R = Checker.check(S, S == G.First && siteCallIn(Sites, G, S));
         R != Reason::None)
       return R;
   return Reason::None;

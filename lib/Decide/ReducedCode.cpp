@@ -244,20 +244,13 @@ bool inOneLane(const AtomicSite &S) {
 }
 
 /// Adds to \p Out the variables through which \p E reads memory (`*p`,
-/// `p[i]`, `p->f`).
+/// `p[i]`, `p->f`; loadedPointer).
 void collectReadsThrough(const Stmt *E, llvm::DenseSet<const VarDecl *> &Out) {
   if (!E)
     return;
-  const Expr *Through = nullptr;
-  if (const auto *UO = dyn_cast<UnaryOperator>(E);
-      UO && UO->getOpcode() == UO_Deref)
-    Through = UO->getSubExpr();
-  else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    Through = ASE->getBase();
-  else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
-    Through = ME->getBase();
-  if (const VarDecl *V = Through ? rootVariable(Through) : nullptr)
-    Out.insert(V);
+  if (const Expr *Through = loadedPointer(E))
+    if (const VarDecl *V = rootVariable(Through))
+      Out.insert(V);
   for (const Stmt *Child : E->children())
     collectReadsThrough(Child, Out);
 }
