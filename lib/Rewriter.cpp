@@ -214,6 +214,98 @@ withoutParse(llvm::StringRef FilePath, llvm::StringRef Code,
   return Result;
 }
 
+/// Our own output: report what is there, change nothing, even when the
+/// runtime header is not on the include path.
+static void reportOwnOutput(ParsedFile &P, llvm::StringRef FilePath,
+                            Variant V, RewriteResult &Result) {
+  if (!P.HasErrors) {
+    std::vector<AtomicSite> Sites = findAtomicSites(P.Ctx);
+    for (AtomicSite &S : Sites)
+      S.Why = Reason::AlreadyRewritten;
+    std::vector<SiteGroup> NoGroups;
+    PlannedEdits Nothing;
+    Nothing.SlotTexts.resize(Sites.size());
+    Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V, {});
+  }
+  Result.Report.File = FilePath.str();
+  Result.Report.FileReason = Reason::AlreadyRewritten;
+}
+
+/// Header \p File of \p P with \p Edits applied, and how it was included.
+static llvm::Expected<HeaderOutput>
+editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
+             const tooling::Replacements &Edits,
+             const std::vector<AtomicSite> &Sites) {
+  const SourceManager &SM = P.Ctx.getSourceManager();
+  llvm::Expected<std::string> Text =
+      tooling::applyAllReplacements(P.OriginalText(File), Edits);
+  if (!Text)
+    return Text.takeError();
+  HeaderOutput H;
+  H.Edited = true;
+  H.Path = absoluteFilePath(SM, File);
+  H.RelativePath = Policy.Editable.at(File);
+  for (const Inclusion &I : P.Inclusions)
+    if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry())
+      H.IncludedAs.push_back(I);
+  H.Output = std::move(*Text);
+  for (const AtomicSite &S : Sites)
+    if (!H.FirstLine && !S.File.empty() &&
+        SM.getFileID(SM.getExpansionLoc(S.Call->getBeginLoc())) == File)
+      H.FirstLine = S.Line;
+  return H;
+}
+
+/// The pipeline on a parsed file: find the sites, group them, decide each
+/// group's variant, plan and apply the edits. Returns why it failed, or "".
+static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
+                                 llvm::StringRef Code, Variant V,
+                                 const HeaderFilter *Headers,
+                                 RewriteResult &Result) {
+  ASTContext &Ctx = P.Ctx;
+  const SourceManager &SM = Ctx.getSourceManager();
+  HeaderPolicyTable Policy(SM, Headers);
+  std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);
+  resolveMacroSites(Ctx, P.Tokens, Sites);
+  markAlreadyReduced(Sites);
+  std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
+  std::vector<VariantDecision> Decisions;
+  if (V != Variant::Floor) {
+    splitAtContinues(Sites, Groups);
+    Decisions = chooseVariants(Ctx, Sites, Groups, V);
+    checkEditability(Ctx, Sites, Groups, Decisions);
+  }
+  PlannedEdits Plan =
+      planEdits(Ctx, Sites, Groups, V, FilePath,
+                V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable);
+  if (!Plan.Error.empty())
+    return FilePath.str() + ": internal error: " + Plan.Error;
+  if (V != Variant::Floor)
+    if (llvm::Error E = planLaunchTuning(Ctx, Groups, FilePath,
+                                         Policy.Editable, Plan.Edits)
+                            .takeError())
+      return FilePath.str() + ": internal error: " + toString(std::move(E));
+  llvm::Expected<std::string> Output =
+      tooling::applyAllReplacements(Code, Plan.Edits);
+  if (!Output)
+    return llvm::toString(Output.takeError());
+  Result.Output = std::move(*Output);
+  for (const auto &[File, Edits] : Plan.HeaderEdits) {
+    llvm::Expected<HeaderOutput> H =
+        editedHeader(P, Policy, File, Edits, Sites);
+    if (!H)
+      return llvm::toString(H.takeError());
+    Result.Headers.push_back(std::move(*H)); // FileIDs grow in entry order
+  }
+  if (Headers && !Result.Headers.empty())
+    addUneditedHeaders(SM, *Headers, P.OriginalText, Result.Headers);
+  Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
+  for (const HeaderOutput &H : Result.Headers)
+    if (H.Edited)
+      Result.Report.EditedHeaders.push_back(H.Path);
+  return "";
+}
+
 llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
                                             llvm::StringRef Code,
                                             const FrontEnd &Front, Variant V,
@@ -234,91 +326,13 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
   std::string Failure;
   llvm::Error ParseError = parseFile(FilePath, Code, Opts, [&](ParsedFile &P) {
     Result.FilesRead = P.FilesRead;
-    bool Failed = P.HasErrors;
-    if (Rewritten) {
-      // Our own output: report what is there, change nothing, even when the
-      // runtime header is not on the include path.
-      if (!Failed) {
-        std::vector<AtomicSite> Sites = findAtomicSites(P.Ctx);
-        for (AtomicSite &S : Sites)
-          S.Why = Reason::AlreadyRewritten;
-        std::vector<SiteGroup> NoGroups;
-        PlannedEdits Nothing;
-        Nothing.SlotTexts.resize(Sites.size());
-        Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V, {});
-      }
-      Result.Report.File = FilePath.str();
-      Result.Report.FileReason = Reason::AlreadyRewritten;
-      return;
-    }
-    if (Failed) {
+    if (Rewritten)
+      reportOwnOutput(P, FilePath, V, Result);
+    else if (P.HasErrors)
       Failure = P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
                                          : P.DiagnosticText;
-      return;
-    }
-
-    ASTContext &Ctx = P.Ctx;
-    const SourceManager &SM = Ctx.getSourceManager();
-    HeaderPolicyTable Policy(SM, Headers);
-    std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);
-    resolveMacroSites(Ctx, P.Tokens, Sites);
-    markAlreadyReduced(Sites);
-    std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
-    std::vector<VariantDecision> Decisions;
-    if (V != Variant::Floor) {
-      splitAtContinues(Sites, Groups);
-      Decisions = chooseVariants(Ctx, Sites, Groups, V);
-      checkEditability(Ctx, Sites, Groups, Decisions);
-    }
-    PlannedEdits Plan =
-        planEdits(Ctx, Sites, Groups, V, FilePath,
-                  V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable);
-    if (!Plan.Error.empty()) {
-      Failure = FilePath.str() + ": internal error: " + Plan.Error;
-      return;
-    }
-    if (V != Variant::Floor)
-      if (llvm::Error E = planLaunchTuning(Ctx, Groups, FilePath,
-                                           Policy.Editable, Plan.Edits)
-                              .takeError()) {
-        Failure =
-            FilePath.str() + ": internal error: " + toString(std::move(E));
-        return;
-      }
-    llvm::Expected<std::string> Output =
-        tooling::applyAllReplacements(Code, Plan.Edits);
-    if (!Output) {
-      Failure = llvm::toString(Output.takeError());
-      return;
-    }
-    Result.Output = std::move(*Output);
-    for (const auto &[File, Edits] : Plan.HeaderEdits) {
-      llvm::Expected<std::string> Text =
-          tooling::applyAllReplacements(P.OriginalText(File), Edits);
-      if (!Text) {
-        Failure = llvm::toString(Text.takeError());
-        return;
-      }
-      HeaderOutput H;
-      H.Edited = true;
-      H.Path = absoluteFilePath(SM, File);
-      H.RelativePath = Policy.Editable.at(File);
-      for (const Inclusion &I : P.Inclusions)
-        if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry())
-          H.IncludedAs.push_back(I);
-      H.Output = std::move(*Text);
-      for (const AtomicSite &S : Sites)
-        if (!H.FirstLine && !S.File.empty() &&
-            SM.getFileID(SM.getExpansionLoc(S.Call->getBeginLoc())) == File)
-          H.FirstLine = S.Line;
-      Result.Headers.push_back(std::move(H)); // FileIDs grow in entry order
-    }
-    if (Headers && !Result.Headers.empty())
-      addUneditedHeaders(SM, *Headers, P.OriginalText, Result.Headers);
-    Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
-    for (const HeaderOutput &H : Result.Headers)
-      if (H.Edited)
-        Result.Report.EditedHeaders.push_back(H.Path);
+    else
+      Failure = rewriteParsed(P, FilePath, Code, V, Headers, Result);
   });
   if (ParseError)
     return std::move(ParseError);

@@ -2,6 +2,7 @@
 
 #include "Analysis/Uniformity.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
@@ -14,10 +15,6 @@
 using namespace clang;
 
 namespace distwar {
-
-namespace {
-
-} // namespace
 
 /// CUDA's built-in index variables (the real SDK and the hermetic shim both
 /// declare them as global variables of these names).
@@ -47,37 +44,6 @@ const VarDecl *builtinVar(const Expr *E) {
 }
 
 namespace {
-
-bool inCooperativeGroups(const Decl *D) {
-  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getIdentifier() && NS->getName() == "cooperative_groups")
-        return true;
-  return false;
-}
-
-/// Cooperative-groups queries that read the launch configuration only.
-bool isGroupAccessor(llvm::StringRef N) {
-  return N == "group_index" || N == "group_dim" || N == "dim_threads" ||
-         N == "dim_blocks" || N == "num_threads" || N == "num_blocks" ||
-         N == "size" || N == "block_index" || N == "block_dim" ||
-         N == "this_thread_block" || N == "this_grid";
-}
-
-bool isLaneAccessor(llvm::StringRef N) {
-  return N == "thread_rank" || N == "thread_index" || N == "block_rank";
-}
-
-bool isCollectiveName(llvm::StringRef N) {
-  return N.starts_with("__syncthreads") || N.starts_with("__syncwarp") ||
-         N.starts_with("__shfl") || N.starts_with("__ballot") || N == "__any" ||
-         N == "__all" || N.starts_with("__any_sync") ||
-         N.starts_with("__all_sync") || N.starts_with("__uni_sync") ||
-         N.starts_with("__match") || N.starts_with("__reduce_") ||
-         N == "__activemask" || N.starts_with("__barrier") ||
-         N.starts_with("__nvvm_bar") || N.starts_with("__nvvm_shfl") ||
-         N.starts_with("__nvvm_vote") || N.starts_with("__nvvm_match");
-}
 
 struct Write {
   const Stmt *At;
@@ -212,71 +178,70 @@ bool UniformityAnalysis::controlIsUniform(const Stmt *S,
   if (HasGoto)
     return false;
   const Stmt *Child = S;
-  for (const Stmt *P = parentOf(S); P; Child = P, P = parentOf(P)) {
-    if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if ((Child == If->getThen() || Child == If->getElse()) &&
-          (If->getInit() || If->getConditionVariable() ||
-           !isUniform(If->getCond())))
-        return false;
-      continue;
-    }
-    const Expr *Cond = nullptr;
-    const Stmt *Body = nullptr, *Inc = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(P)) {
-      Cond = For->getCond();
-      Body = For->getBody();
-      Inc = For->getInc();
-      if (For->getConditionVariable())
-        return false;
-    } else if (const auto *While = dyn_cast<WhileStmt>(P)) {
-      Cond = While->getCond();
-      Body = While->getBody();
-      if (While->getConditionVariable())
-        return false;
-    } else if (const auto *Do = dyn_cast<DoStmt>(P)) {
-      Cond = Do->getCond();
-      Body = Do->getBody();
-    } else if (isa<CXXForRangeStmt, LambdaExpr>(P)) {
+  for (const Stmt *P = parentOf(S); P; Child = P, P = parentOf(P))
+    if (!runsAllLanes(P, Child, ContinuesAllowedIn))
       return false;
-    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
-      if (Child != CO->getCond() && !isUniform(CO->getCond()))
-        return false;
-      continue;
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->isLogicalOp() && Child == BO->getRHS() &&
-          !isUniform(BO->getLHS()))
-        return false;
-      continue;
-    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
-      if (Child == Sw->getBody() && !isUniform(Sw->getCond()))
-        return false;
-      continue;
-    } else {
-      continue;
-    }
-    if (Child != Body && Child != Inc && Child != Cond)
-      continue; // the init runs once, before the loop
-    if (Cond) {
-      llvm::SmallVector<const Expr *, 4> Terms;
-      flattenAnd(Cond, Terms);
-      for (const Expr *T : Terms)
-        if (!Removed.contains(T) && !isUniform(T))
-          return false;
-    }
-    bool Break = false, Continue = false, Goto = false;
-    forEachLoopExit(Body, [&](const LoopExit &E) {
-      // A return only removes lanes: the others' values stay equal.
-      Goto |= E.Kind == ExitKind::Goto;
-      Break |= E.Kind == ExitKind::Break;
-      Continue |= E.Kind == ExitKind::Continue;
-      return true;
-    });
-    if (Break || Goto)
-      return false;
-    if (Continue && Child == Body && P != ContinuesAllowedIn)
-      return false;
-  }
   return true;
+}
+
+/// Whether the lanes that run \p P all run its child \p Child: a branch
+/// taken on a uniform condition, or a loop that keeps its lanes together.
+bool UniformityAnalysis::runsAllLanes(const Stmt *P, const Stmt *Child,
+                                      const Stmt *ContinuesAllowedIn) {
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return (Child != If->getThen() && Child != If->getElse()) ||
+           (!If->getInit() && !If->getConditionVariable() &&
+            isUniform(If->getCond()));
+  if (const auto *For = dyn_cast<ForStmt>(P))
+    return !For->getConditionVariable() &&
+           loopKeepsLanes(P, For->getCond(), For->getBody(), For->getInc(),
+                          Child, ContinuesAllowedIn);
+  if (const auto *While = dyn_cast<WhileStmt>(P))
+    return !While->getConditionVariable() &&
+           loopKeepsLanes(P, While->getCond(), While->getBody(), nullptr,
+                          Child, ContinuesAllowedIn);
+  if (const auto *Do = dyn_cast<DoStmt>(P))
+    return loopKeepsLanes(P, Do->getCond(), Do->getBody(), nullptr, Child,
+                          ContinuesAllowedIn);
+  if (isa<CXXForRangeStmt, LambdaExpr>(P))
+    return false;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+    return Child == CO->getCond() || isUniform(CO->getCond());
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return !BO->isLogicalOp() || Child != BO->getRHS() ||
+           isUniform(BO->getLHS());
+  if (const auto *Sw = dyn_cast<SwitchStmt>(P))
+    return Child != Sw->getBody() || isUniform(Sw->getCond());
+  return true;
+}
+
+/// Whether every lane that enters loop \p Loop runs its body, condition and
+/// increment as often as the others: conditions uniform (but for removed
+/// conjuncts), no break or goto, a continue only in \p ContinuesAllowedIn.
+bool UniformityAnalysis::loopKeepsLanes(const Stmt *Loop, const Expr *Cond,
+                                        const Stmt *Body, const Stmt *Inc,
+                                        const Stmt *Child,
+                                        const Stmt *ContinuesAllowedIn) {
+  if (Child != Body && Child != Inc && Child != Cond)
+    return true; // the init runs once, before the loop
+  if (Cond) {
+    llvm::SmallVector<const Expr *, 4> Terms;
+    flattenAnd(Cond, Terms);
+    for (const Expr *T : Terms)
+      if (!Removed.contains(T) && !isUniform(T))
+        return false;
+  }
+  bool Break = false, Continue = false, Goto = false;
+  forEachLoopExit(Body, [&](const LoopExit &E) {
+    // A return only removes lanes: the others' values stay equal.
+    Goto |= E.Kind == ExitKind::Goto;
+    Break |= E.Kind == ExitKind::Break;
+    Continue |= E.Kind == ExitKind::Continue;
+    return true;
+  });
+  if (Break || Goto)
+    return false;
+  return !Continue || Child != Body || Loop == ContinuesAllowedIn;
 }
 
 bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
@@ -391,6 +356,21 @@ bool UniformityAnalysis::uniformLoad(const Expr *Base, const Expr *Index,
   return TrustLoads;
 }
 
+/// The expression a cast, cleanup or temporary wraps, or null.
+static const Expr *wrappedExpr(const Expr *E) {
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return CE->getSubExpr();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return EWC->getSubExpr();
+  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+    return MTE->getSubExpr();
+  if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+    return BTE->getSubExpr();
+  if (const auto *CE = dyn_cast<ConstantExpr>(E))
+    return CE->getSubExpr();
+  return nullptr;
+}
+
 bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
   if (!E)
     return false;
@@ -413,38 +393,15 @@ bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
     const ValueDecl *D = DRE->getDecl();
     if (isa<EnumConstantDecl, NonTypeTemplateParmDecl, FunctionDecl>(D))
       return true;
-    if (const auto *V = dyn_cast<VarDecl>(D))
-      return uniformVar(V, TrustLoads);
-    return false;
+    const auto *V = dyn_cast<VarDecl>(D);
+    return V && uniformVar(V, TrustLoads);
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (ME->isArrow())
-      return uniformLoad(ME->getBase(), nullptr, E, TrustLoads);
-    return isUniform(ME->getBase(), TrustLoads);
-  }
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-    const Expr *Base = ASE->getBase()->IgnoreParens();
-    if (const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
-        Decay && Decay->getCastKind() == CK_ArrayToPointerDecay) {
-      const Expr *Array = Decay->getSubExpr()->IgnoreParens();
-      const auto *DRE = dyn_cast<DeclRefExpr>(Array);
-      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (V && V->hasAttr<CUDASharedAttr>())
-        return isUniform(ASE->getIdx(), TrustLoads) &&
-               (sharedReadIsStable(V, E) || TrustLoads);
-      // An array inside a uniform value (a by-value parameter's member).
-      return isUniform(Array, TrustLoads) &&
-             isUniform(ASE->getIdx(), TrustLoads);
-    }
-    return uniformLoad(ASE->getBase(), ASE->getIdx(), E, TrustLoads);
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref)
-      return uniformLoad(UO->getSubExpr(), nullptr, E, TrustLoads);
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-      return false;
-    return isUniform(UO->getSubExpr(), TrustLoads);
-  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() != UO_Deref)
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_AddrOf &&
+           isUniform(UO->getSubExpr(), TrustLoads);
+  if (isa<MemberExpr, ArraySubscriptExpr, UnaryOperator>(E))
+    return uniformAccess(E, TrustLoads);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return !BO->isAssignmentOp() && isUniform(BO->getLHS(), TrustLoads) &&
            isUniform(BO->getRHS(), TrustLoads);
@@ -452,220 +409,72 @@ bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
     return isUniform(CO->getCond(), TrustLoads) &&
            isUniform(CO->getTrueExpr(), TrustLoads) &&
            isUniform(CO->getFalseExpr(), TrustLoads);
-  if (const auto *CE = dyn_cast<CastExpr>(E))
-    return isUniform(CE->getSubExpr(), TrustLoads);
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-    return isUniform(EWC->getSubExpr(), TrustLoads);
-  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-    return isUniform(MTE->getSubExpr(), TrustLoads);
-  if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-    return isUniform(BTE->getSubExpr(), TrustLoads);
-  if (const auto *CE = dyn_cast<ConstantExpr>(E))
-    return isUniform(CE->getSubExpr(), TrustLoads);
+  if (const Expr *Sub = wrappedExpr(E))
+    return isUniform(Sub, TrustLoads);
   if (const auto *ILE = dyn_cast<InitListExpr>(E))
     return llvm::all_of(
         ILE->inits(), [&](const Expr *I) { return isUniform(I, TrustLoads); });
+  return uniformCall(E, TrustLoads);
+}
+
+/// `s.m`, `p->m`, `a[i]` and `*p`: a uniform value's member or element, or
+/// a load at a uniform address (uniformLoad).
+bool UniformityAnalysis::uniformAccess(const Expr *E, bool TrustLoads) {
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ME->isArrow())
+      return uniformLoad(ME->getBase(), nullptr, E, TrustLoads);
+    return isUniform(ME->getBase(), TrustLoads);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    assert(UO->getOpcode() == UO_Deref && "isUniform handles the others");
+    return uniformLoad(UO->getSubExpr(), nullptr, E, TrustLoads);
+  }
+  const auto *ASE = cast<ArraySubscriptExpr>(E);
+  const Expr *Base = ASE->getBase()->IgnoreParens();
+  const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+  if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+    return uniformLoad(ASE->getBase(), ASE->getIdx(), E, TrustLoads);
+  const Expr *Array = Decay->getSubExpr()->IgnoreParens();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Array);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (V && V->hasAttr<CUDASharedAttr>())
+    return isUniform(ASE->getIdx(), TrustLoads) &&
+           (sharedReadIsStable(V, E) || TrustLoads);
+  // An array inside a uniform value (a by-value parameter's member).
+  return isUniform(Array, TrustLoads) && isUniform(ASE->getIdx(), TrustLoads);
+}
+
+/// A call or construction: a cooperative-groups query of the launch, or a
+/// function that reads only its arguments (and object) of uniform values.
+bool UniformityAnalysis::uniformCall(const Expr *E, bool TrustLoads) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (M && inCooperativeGroups(M) && M->getIdentifier())
       return isGroupAccessor(M->getName());
   }
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E)) {
-    if (!CCE->getConstructor()->isTrivial() &&
-        !readsOnlyArguments(CCE->getConstructor()))
-      return false;
-    return llvm::all_of(CCE->arguments(), [&](const Expr *A) {
-      return isUniform(A, TrustLoads);
-    });
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD && inCooperativeGroups(FD) && FD->getIdentifier())
-      return isGroupAccessor(FD->getName());
-    if (!FD || !readsOnlyArguments(FD))
-      return false;
-    // A method reads its object too.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      if (!isUniform(MC->getImplicitObjectArgument(), TrustLoads))
-        return false;
-    return llvm::all_of(Call->arguments(), [&](const Expr *A) {
-      return isUniform(A, TrustLoads);
-    });
-  }
-  return false;
-}
-
-bool UniformityAnalysis::distinctPerLane(const Expr *E, unsigned Depth) {
-  if (!E || Depth > 8)
-    return false;
-  E = E->IgnoreParenCasts();
-  if (const VarDecl *BV = builtinVar(E)) {
-    const Expr *X = E;
-    if (const auto *POE = dyn_cast<PseudoObjectExpr>(X))
-      X = POE->getSyntacticForm()->IgnoreParenImpCasts();
-    if (const auto *MP = dyn_cast<MSPropertyRefExpr>(X))
-      return BV->getName() == "threadIdx" &&
-             MP->getPropertyDecl()->getName() == "x";
-    if (const auto *ME = dyn_cast<MemberExpr>(X))
-      return BV->getName() == "threadIdx" &&
-             ME->getMemberDecl()->getName() == "x";
-    return false;
-  }
-  // thread_rank() of a thread block or tile: a method, static for a block.
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *M = Call->getDirectCallee();
-    return M && inCooperativeGroups(M) && M->getIdentifier() &&
-           M->getName() == "thread_rank";
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V || !V->isLocalVarDecl() || !V->getInit() ||
-        findWrite(F->getBody(), V, /*Through=*/true))
-      return false;
-    return distinctPerLane(V->getInit(), Depth + 1);
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    switch (BO->getOpcode()) {
-    case BO_Add:
-      return (distinctPerLane(BO->getLHS(), Depth + 1) &&
-              isUniform(BO->getRHS())) ||
-             (distinctPerLane(BO->getRHS(), Depth + 1) &&
-              isUniform(BO->getLHS()));
-    case BO_Sub:
-      return distinctPerLane(BO->getLHS(), Depth + 1) &&
-             isUniform(BO->getRHS());
-    case BO_Mul: {
-      auto NonZero = [&](const Expr *X) {
-        Expr::EvalResult R;
-        return !X->isValueDependent() && X->EvaluateAsInt(R, Ctx) &&
-               R.Val.getInt() != 0;
-      };
-      return (distinctPerLane(BO->getLHS(), Depth + 1) &&
-              NonZero(BO->getRHS())) ||
-             (distinctPerLane(BO->getRHS(), Depth + 1) &&
-              NonZero(BO->getLHS()));
-    }
-    default:
-      return false;
-    }
-  }
-  return false;
-}
-
-/// The indices of `&acc[a][b]...` (overloaded subscripts), or an empty list.
-static llvm::SmallVector<const Expr *, 4> accessorIndices(const Expr *Key) {
-  llvm::SmallVector<const Expr *, 4> Indices;
-  llvm::SmallVector<const CXXOperatorCallExpr *, 4> Ops;
-  const auto *AddrOf = dyn_cast<UnaryOperator>(Key->IgnoreParenImpCasts());
-  if (AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
-      subscriptChain(AddrOf->getSubExpr(), Ops))
-    for (const CXXOperatorCallExpr *Op : Ops)
-      Indices.push_back(Op->getArg(1));
-  return Indices;
-}
-
-KeyUniformity UniformityAnalysis::classifyKey(const Expr *Key) {
-  // An accessor's element (the accessor is the same in every lane): as
-  // uniform as its indices together, distinct where one index is.
-  if (auto Indices = accessorIndices(Key); !Indices.empty()) {
-    unsigned Uniform = 0, Likely = 0, Distinct = 0;
-    for (const Expr *I : Indices) {
-      KeyUniformity K = classifyKey(I);
-      Uniform += K == KeyUniformity::Uniform;
-      Likely += K == KeyUniformity::Uniform || K == KeyUniformity::LikelyUniform;
-      Distinct += K == KeyUniformity::Distinct;
-    }
-    if (Uniform == Indices.size())
-      return KeyUniformity::Uniform;
-    if (Likely == Indices.size())
-      return KeyUniformity::LikelyUniform;
-    if (Distinct)
-      return KeyUniformity::Distinct;
-    return KeyUniformity::Varying;
-  }
-  if (isUniform(Key))
-    return KeyUniformity::Uniform;
-  if (isUniform(Key, /*TrustLoads=*/true))
-    return KeyUniformity::LikelyUniform;
-  if (distinctPerLane(Key, 0))
-    return KeyUniformity::Distinct;
-  return KeyUniformity::Varying;
-}
-
-bool isBlockBarrier(const Stmt *S) {
-  if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(S))
-    S = EWC->getSubExpr();
-  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  auto AllUniform = [&](auto Args) {
+    return llvm::all_of(Args,
+                        [&](const Expr *A) { return isUniform(A, TrustLoads); });
+  };
+  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
+    return (CCE->getConstructor()->isTrivial() ||
+            readsOnlyArguments(CCE->getConstructor())) &&
+           AllUniform(CCE->arguments());
+  const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return false;
-  llvm::StringRef N = calleeName(Call);
-  if (N == "__syncthreads")
-    return true;
   const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !inCooperativeGroups(FD) || N != "sync")
+  if (FD && inCooperativeGroups(FD) && FD->getIdentifier())
+    return isGroupAccessor(FD->getName());
+  if (!FD || !readsOnlyArguments(FD))
     return false;
-  const Expr *Object = nullptr;
+  // A method reads its object too.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    Object = MC->getImplicitObjectArgument();
-  else if (const auto *ME =
-               dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-    Object = ME->getBase(); // a static member function: block.sync()
-  else if (Call->getNumArgs() == 1)
-    Object = Call->getArg(0);
-  if (!Object)
-    return false;
-  std::string Type = Object->getType().getCanonicalType().getAsString();
-  return llvm::StringRef(Type).contains("thread_block") &&
-         !llvm::StringRef(Type).contains("tile");
+    if (!isUniform(MC->getImplicitObjectArgument(), TrustLoads))
+      return false;
+  return AllUniform(Call->arguments());
 }
 
-bool mayBeCollective(const Stmt *S, unsigned Depth) {
-  if (!S)
-    return false;
-  if (isa<AsmStmt>(S))
-    return true;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-      Op && isBuiltinOperatorCall(Op)) {
-    for (const Expr *Arg : Op->arguments())
-      if (mayBeCollective(Arg, Depth))
-        return true;
-    return false;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD)
-      return true;
-    llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
-    if (isCollectiveName(N))
-      return true;
-    if (inCooperativeGroups(FD)) {
-      if (!isGroupAccessor(N) && !isLaneAccessor(N))
-        return true;
-    } else if (N.starts_with("atomic") || N.starts_with("__nv_") ||
-               N.starts_with("__builtin_") || N.starts_with("__nvvm_") ||
-               isPureCallee(FD)) {
-      // computes or adds atomically: no warp-level synchronisation
-    } else {
-      const FunctionDecl *Def = nullptr;
-      if (Depth > 8 || !FD->hasBody(Def) || !Def ||
-          mayBeCollective(Def->getBody(), Depth + 1)) {
-        return true;
-      }
-    }
-  }
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
-    const CXXConstructorDecl *C = Construct->getConstructor();
-    const FunctionDecl *Def = nullptr;
-    if (!C->isTrivial() && !inCooperativeGroups(C) &&
-        (Depth > 8 || !C->hasBody(Def) || !Def ||
-         mayBeCollective(Def->getBody(), Depth + 1)))
-      return true;
-  }
-  for (const Stmt *Child : S->children())
-    if (mayBeCollective(Child, Depth))
-      return true;
-  return false;
-}
 
 void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
   const Expr *S = E->IgnoreParenImpCasts();

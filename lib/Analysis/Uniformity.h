@@ -63,7 +63,15 @@ public:
 private:
   /// A parameter of this kernel that the kernel never changes.
   bool unchangedKernelParameter(const clang::ParmVarDecl *P);
+  bool runsAllLanes(const clang::Stmt *P, const clang::Stmt *Child,
+                    const clang::Stmt *ContinuesAllowedIn);
+  bool loopKeepsLanes(const clang::Stmt *Loop, const clang::Expr *Cond,
+                      const clang::Stmt *Body, const clang::Stmt *Inc,
+                      const clang::Stmt *Child,
+                      const clang::Stmt *ContinuesAllowedIn);
   bool uniformVar(const clang::VarDecl *V, bool TrustLoads);
+  bool uniformAccess(const clang::Expr *E, bool TrustLoads);
+  bool uniformCall(const clang::Expr *E, bool TrustLoads);
   bool uniformLoad(const clang::Expr *Base, const clang::Expr *Index,
                    const clang::Expr *Whole, bool TrustLoads);
   bool sharedReadIsStable(const clang::VarDecl *Shared,
@@ -82,14 +90,6 @@ private:
 /// The CUDA built-in variable (threadIdx, blockIdx, blockDim, gridDim) whose
 /// member \p E reads (`threadIdx.x`), or null.
 const clang::VarDecl *builtinVar(const clang::Expr *E);
-
-/// True for barriers and warp-collectives (__syncthreads, __syncwarp,
-/// __shfl*, __ballot*, __any/__all, __match*, cooperative groups) and for
-/// calls that may contain one (an unknown body).
-bool mayBeCollective(const clang::Stmt *S, unsigned Depth = 0);
-
-/// True for a block-wide barrier statement (__syncthreads(), block.sync()).
-bool isBlockBarrier(const clang::Stmt *S);
 
 /// The conjuncts of \p E (`a && b && c` -> a, b, c; anything else -> E).
 void flattenAnd(const clang::Expr *E,

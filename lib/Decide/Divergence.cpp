@@ -2,6 +2,7 @@
 
 #include "Decide/Divergence.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"

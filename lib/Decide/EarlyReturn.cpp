@@ -1,6 +1,7 @@
 //===- EarlyReturn.cpp - a return before the loop in the flag -------------===//
 
 #include "Decide/EarlyReturn.h"
+#include "Analysis/Collectives.h"
 #include "Analysis/Purity.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"

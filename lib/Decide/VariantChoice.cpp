@@ -5,6 +5,7 @@
 #include "Decide/GroupSafety.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include <cassert>
 
@@ -164,96 +165,105 @@ static void joinContinueParts(ASTContext &Ctx,
   }
 }
 
+/// Group \p G alone: its key (the loop-condition terms the flag removes may
+/// make it uniform) and whether it wants a butterfly; sets G.Why where the
+/// variant refuses it and \p D's note where it stays serial.
+static bool wantsButterfly(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                           SiteGroup &G, Variant V, KeyUniformity &Key,
+                           VariantDecision &D) {
+  UniformityAnalysis U(Ctx, G.Function);
+  FlagPlan Alone;
+  Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);
+  if (AloneWhy == Reason::None && !Alone.UniformTrips)
+    AloneWhy = Alone.TripReason;
+  // A key that may vary, added once from a loop's sum: one thread per
+  // primitive. A key proven (or likely) the same in every lane is one
+  // element the whole warp adds to, whatever the value.
+  Key = U.classifyKey(Sites[G.Sites.front()].Key);
+  if (Key == KeyUniformity::Varying && ownsItsPrimitive(Sites, G))
+    Key = KeyUniformity::Distinct;
+  if (V == Variant::Auto && Key == KeyUniformity::Distinct) {
+    G.Why = Reason::DistinctKeys;
+    return false;
+  }
+  if (V == Variant::Auto && isSingleElement(Sites, G) &&
+      Key == KeyUniformity::Varying) {
+    G.Why = Reason::ElementKeyVaries;
+    return false;
+  }
+  bool Wants = Key == KeyUniformity::Uniform ||
+               Key == KeyUniformity::LikelyUniform || V == Variant::Butterfly;
+  if (!Wants)
+    D.Note = AloneWhy != Reason::None ? AloneWhy : Reason::KeyVaries;
+  return Wants;
+}
+
+/// The groups of one iteration (\p Members) that want a butterfly share one
+/// live flag; one that cannot have it leaves the others, and the rest are
+/// planned again without it. The others stay serial.
+static void planIteration(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                          std::vector<SiteGroup> &Groups,
+                          llvm::ArrayRef<size_t> Members,
+                          std::vector<bool> &Wants,
+                          llvm::ArrayRef<KeyUniformity> Keys,
+                          std::vector<VariantDecision> &Decisions) {
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    std::vector<const SiteGroup *> Segs, Others;
+    for (size_t I : Members)
+      (Wants[I] ? Segs : Others).push_back(&Groups[I]);
+    for (size_t I : Members) {
+      if (!Wants[I])
+        continue;
+      SiteGroup &G = Groups[I];
+      VariantDecision &D = Decisions[I];
+      D = VariantDecision();
+      UniformityAnalysis U(Ctx, G.Function);
+      Reason Flag = planActiveFlag(Ctx, Sites, G, U, D.Flags, Segs, Others);
+      if (Flag == Reason::None && !D.Flags.UniformTrips)
+        Flag = D.Flags.TripReason;
+      if (Flag != Reason::None) {
+        D = VariantDecision();
+        D.Note = Flag;
+        Wants[I] = false;
+        Changed = true;
+        break;
+      }
+      D.Note = D.Flags.EarlyReturnNote;
+      D.Kind = Keys[I] == KeyUniformity::Uniform
+                   ? GroupVariant::ButterflyUniform
+                   : GroupVariant::Butterfly;
+    }
+  }
+  for (size_t I : Members)
+    if (!Wants[I])
+      Decisions[I].Kind = GroupVariant::Serial;
+}
+
 std::vector<VariantDecision>
 chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                std::vector<SiteGroup> &Groups, Variant V) {
   std::vector<VariantDecision> Decisions(Groups.size());
+  std::vector<bool> Wants(Groups.size(), false);
+  std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);
   std::vector<Reason> SerialWhy(Groups.size());
   for (size_t I = 0; I < Groups.size(); ++I)
     SerialWhy[I] = checkGroupSafety(Ctx, Sites, Groups[I]);
-
-  // First each group alone: its key (the loop-condition terms the flag
-  // removes may make it uniform) and whether it wants a butterfly.
-  std::vector<bool> Wants(Groups.size(), false);
-  std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);
   for (size_t I = 0; I < Groups.size(); ++I) {
-    SiteGroup &G = Groups[I];
-    if (V == Variant::Serial || SerialWhy[I] != Reason::None) {
-      // The butterfly needs what the serial variant needs between the sites.
-      G.Why = SerialWhy[I];
-      continue;
-    }
-    UniformityAnalysis U(Ctx, G.Function);
-    FlagPlan Alone;
-    Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);
-    if (AloneWhy == Reason::None && !Alone.UniformTrips)
-      AloneWhy = Alone.TripReason;
-    // A key that may vary, added once from a loop's sum: one thread per
-    // primitive. A key proven (or likely) the same in every lane is one
-    // element the whole warp adds to, whatever the value.
-    Keys[I] = U.classifyKey(Sites[G.Sites.front()].Key);
-    if (Keys[I] == KeyUniformity::Varying && ownsItsPrimitive(Sites, G))
-      Keys[I] = KeyUniformity::Distinct;
-    if (V == Variant::Auto && Keys[I] == KeyUniformity::Distinct) {
-      G.Why = Reason::DistinctKeys;
-      continue;
-    }
-    if (V == Variant::Auto && isSingleElement(Sites, G) &&
-        Keys[I] == KeyUniformity::Varying) {
-      G.Why = Reason::ElementKeyVaries;
-      continue;
-    }
-    Wants[I] = Keys[I] == KeyUniformity::Uniform ||
-               Keys[I] == KeyUniformity::LikelyUniform ||
-               V == Variant::Butterfly;
-    if (!Wants[I])
-      Decisions[I].Note =
-          AloneWhy != Reason::None ? AloneWhy : Reason::KeyVaries;
+    // The butterfly needs what the serial variant needs between the sites.
+    if (V == Variant::Serial || SerialWhy[I] != Reason::None)
+      Groups[I].Why = SerialWhy[I];
+    else
+      Wants[I] =
+          wantsButterfly(Ctx, Sites, Groups[I], V, Keys[I], Decisions[I]);
   }
-
-  // Then per iteration: the groups that want a butterfly share one live
-  // flag; one that cannot have it leaves the others and is planned again
-  // without it.
-  llvm::DenseMap<const Stmt *, std::vector<size_t>> PerIteration;
+  llvm::MapVector<const Stmt *, std::vector<size_t>> PerIteration;
   for (size_t I = 0; I < Groups.size(); ++I)
     if (Groups[I].Why == Reason::None)
       PerIteration[iterationOf(Sites[Groups[I].Sites.front()])].push_back(I);
-  for (auto &Entry : PerIteration) {
-    std::vector<size_t> &Members = Entry.second;
-    bool Changed = true;
-    while (Changed) {
-      Changed = false;
-      std::vector<const SiteGroup *> Segs, Others;
-      for (size_t I : Members)
-        (Wants[I] ? Segs : Others).push_back(&Groups[I]);
-      for (size_t I : Members) {
-        if (!Wants[I])
-          continue;
-        SiteGroup &G = Groups[I];
-        VariantDecision &D = Decisions[I];
-        D = VariantDecision();
-        UniformityAnalysis U(Ctx, G.Function);
-        Reason Flag = planActiveFlag(Ctx, Sites, G, U, D.Flags, Segs, Others);
-        if (Flag == Reason::None && !D.Flags.UniformTrips)
-          Flag = D.Flags.TripReason;
-        if (Flag != Reason::None) {
-          D = VariantDecision();
-          D.Note = Flag;
-          Wants[I] = false;
-          Changed = true;
-          break;
-        }
-        D.Note = D.Flags.EarlyReturnNote;
-        if (Keys[I] == KeyUniformity::Uniform)
-          D.Kind = GroupVariant::ButterflyUniform;
-        else
-          D.Kind = GroupVariant::Butterfly;
-      }
-    }
-    for (size_t I : Members)
-      if (!Wants[I])
-        Decisions[I].Kind = GroupVariant::Serial;
-  }
+  for (auto &[Iteration, Members] : PerIteration)
+    planIteration(Ctx, Sites, Groups, Members, Wants, Keys, Decisions);
   joinContinueParts(Ctx, Sites, Groups, Decisions);
   return Decisions;
 }

@@ -9,6 +9,7 @@
 #ifndef DISTWAR_EMIT_EDITPLANNER_H
 #define DISTWAR_EMIT_EDITPLANNER_H
 
+#include "Emit/EditList.h"
 #include "Group/Grouping.h"
 #include "distwar-rewrite/Rewriter.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -30,10 +31,6 @@ struct PlannedEdits {
   /// Non-empty when the edits could not be combined (an internal error).
   std::string Error;
 };
-
-/// The included files whose device functions may be edited, each with its
-/// path relative to the --edit-headers entry that allows it.
-using EditableHeaders = std::map<clang::FileID, std::string>;
 
 /// Plans the edits of \p Groups (Why == None), each as its decision in
 /// \p Decisions says (serial when null), or of every discarded-result

@@ -84,6 +84,12 @@ private:
     S.Why = Reason::None;
   }
 
+  /// Token indices of a member's callee and first argument in the
+  /// expansion.
+  struct CallTokens {
+    long CalleeBegin, CalleeEnd, Arg;
+  };
+
   void resolveInvocation(CharSourceRange Inv,
                          const std::vector<size_t> &Members) {
     auto Refuse = [&](Reason R) {
@@ -97,71 +103,19 @@ private:
     if (!Exp)
       return Refuse(Reason::MacroNotStatements);
     llvm::ArrayRef<syntax::Token> All = Exp->Expanded;
-
-    // `do { ... } while (0)` around the statements: only its body is
-    // checked below.
     const DoStmt *Wrapper = nullptr;
     size_t BodyBegin = 0, BodyEnd = All.size();
-    if (All.front().kind() == tok::kw_do) {
-      Wrapper = wrapperOf(Members);
-      if (!Wrapper)
-        return Refuse(Reason::MacroNotStatements);
-      auto DoToks = Tokens.expandedTokens(Wrapper->getSourceRange());
-      auto BodyToks =
-          Tokens.expandedTokens(Wrapper->getBody()->getSourceRange());
-      if (indexIn(All, DoToks) != 0 || DoToks.size() != All.size() ||
-          indexIn(All, BodyToks) != 1 || BodyToks.size() < 2)
-        return Refuse(Reason::MacroNotStatements);
-      BodyBegin = 2;
-      BodyEnd = BodyToks.size(); // the body's '}'
-      for (size_t K = BodyBegin; K < BodyEnd; ++K)
-        if (All[K].kind() == tok::kw_break || All[K].kind() == tok::kw_continue)
-          return Refuse(Reason::MacroDoWhile);
-      if (!isConstantFalse(Wrapper->getCond()))
-        return Refuse(Reason::MacroDoWhile);
-    }
-
-    // The expansion must be whole atomic statements separated by ';'.
-    std::vector<bool> Covered(All.size(), false);
-    struct Indices {
-      long CalleeBegin, CalleeEnd, Arg;
-    };
-    std::vector<Indices> Where;
-    for (size_t I : Members) {
-      const CallExpr *Call = Sites[I].Call;
-      auto CallToks = Tokens.expandedTokens(Call->getSourceRange());
-      auto CalleeToks =
-          Tokens.expandedTokens(Call->getCallee()->getSourceRange());
-      auto ArgToks = Tokens.expandedTokens(Call->getArg(0)->getSourceRange());
-      long C = indexIn(All, CallToks), B = indexIn(All, CalleeToks),
-           A = indexIn(All, ArgToks);
-      if (C < 0 || B < 0 || A < 0)
-        return Refuse(Reason::MacroNotStatements);
-      for (size_t K = 0; K < CallToks.size(); ++K)
-        Covered[C + K] = true;
-      Where.push_back({B, B + (long)CalleeToks.size(), A});
-    }
-    for (size_t K = BodyBegin; K < BodyEnd; ++K)
-      if (!Covered[K] && All[K].kind() != tok::semi)
-        return Refuse(Reason::MacroNotStatements);
-
-    auto Invocation = std::make_shared<MacroInvocation>();
-    Invocation->Wrapper = Wrapper;
-    Invocation->FileRange =
-        Lexer::makeFileCharRange(Inv, SM, Ctx.getLangOpts());
-    if (Invocation->FileRange.isInvalid())
+    if (All.front().kind() == tok::kw_do)
+      if (Reason R = checkWrapper(All, Members, Wrapper, BodyBegin, BodyEnd);
+          R != Reason::None)
+        return Refuse(R);
+    std::vector<CallTokens> Where;
+    if (!coversStatements(All, Members, BodyBegin, BodyEnd, Where))
       return Refuse(Reason::MacroNotStatements);
-    // Tokens spelled next to each other stay together, so the text reads
-    // like the source (`&p.grad[i]`, not `& p . grad [ i ]`).
-    for (size_t K = 0; K < All.size(); ++K) {
-      std::string Text = All[K].text(SM).str();
-      if (K && !spelledAdjacent(All[K - 1], All[K]))
-        Text.insert(0, " ");
-      Invocation->Tokens.push_back(std::move(Text));
-    }
-    llvm::StringRef Text =
-        Lexer::getSourceText(Invocation->FileRange, SM, Ctx.getLangOpts());
-    Invocation->Newlines = Text.count('\n');
+    std::shared_ptr<MacroInvocation> Invocation =
+        makeInvocation(Inv, All, Wrapper);
+    if (!Invocation)
+      return Refuse(Reason::MacroNotStatements);
     for (size_t M = 0; M < Members.size(); ++M) {
       AtomicSite &S = Sites[Members[M]];
       S.Invocation = Invocation;
@@ -174,6 +128,82 @@ private:
         S.KeyText = expandedText(S.Key, Tokens, SM);
       S.Why = Reason::None;
     }
+  }
+
+  /// `do { ... } while (0)` around the statements: the wrapper, and its
+  /// body's tokens [BodyBegin, BodyEnd) (only they are checked after); why
+  /// the invocation is refused, or None.
+  Reason checkWrapper(llvm::ArrayRef<syntax::Token> All,
+                      const std::vector<size_t> &Members,
+                      const DoStmt *&Wrapper, size_t &BodyBegin,
+                      size_t &BodyEnd) {
+    Wrapper = wrapperOf(Members);
+    if (!Wrapper)
+      return Reason::MacroNotStatements;
+    auto DoToks = Tokens.expandedTokens(Wrapper->getSourceRange());
+    auto BodyToks = Tokens.expandedTokens(Wrapper->getBody()->getSourceRange());
+    if (indexIn(All, DoToks) != 0 || DoToks.size() != All.size() ||
+        indexIn(All, BodyToks) != 1 || BodyToks.size() < 2)
+      return Reason::MacroNotStatements;
+    BodyBegin = 2;
+    BodyEnd = BodyToks.size(); // the body's '}'
+    for (size_t K = BodyBegin; K < BodyEnd; ++K)
+      if (All[K].kind() == tok::kw_break || All[K].kind() == tok::kw_continue)
+        return Reason::MacroDoWhile;
+    if (!isConstantFalse(Wrapper->getCond()))
+      return Reason::MacroDoWhile;
+    return Reason::None;
+  }
+
+  /// Whether the tokens [BodyBegin, BodyEnd) of the expansion are whole
+  /// atomic statements of \p Members separated by ';'; fills \p Where.
+  bool coversStatements(llvm::ArrayRef<syntax::Token> All,
+                        const std::vector<size_t> &Members, size_t BodyBegin,
+                        size_t BodyEnd, std::vector<CallTokens> &Where) {
+    std::vector<bool> Covered(All.size(), false);
+    for (size_t I : Members) {
+      const CallExpr *Call = Sites[I].Call;
+      auto CallToks = Tokens.expandedTokens(Call->getSourceRange());
+      auto CalleeToks =
+          Tokens.expandedTokens(Call->getCallee()->getSourceRange());
+      auto ArgToks = Tokens.expandedTokens(Call->getArg(0)->getSourceRange());
+      long C = indexIn(All, CallToks), B = indexIn(All, CalleeToks),
+           A = indexIn(All, ArgToks);
+      if (C < 0 || B < 0 || A < 0)
+        return false;
+      for (size_t K = 0; K < CallToks.size(); ++K)
+        Covered[C + K] = true;
+      Where.push_back({B, B + (long)CalleeToks.size(), A});
+    }
+    for (size_t K = BodyBegin; K < BodyEnd; ++K)
+      if (!Covered[K] && All[K].kind() != tok::semi)
+        return false;
+    return true;
+  }
+
+  /// The invocation's file range and expanded tokens, or null when the
+  /// range is not in a file.
+  std::shared_ptr<MacroInvocation>
+  makeInvocation(CharSourceRange Inv, llvm::ArrayRef<syntax::Token> All,
+                 const DoStmt *Wrapper) {
+    auto Invocation = std::make_shared<MacroInvocation>();
+    Invocation->Wrapper = Wrapper;
+    Invocation->FileRange =
+        Lexer::makeFileCharRange(Inv, SM, Ctx.getLangOpts());
+    if (Invocation->FileRange.isInvalid())
+      return nullptr;
+    // Tokens spelled next to each other stay together, so the text reads
+    // like the source (`&p.grad[i]`, not `& p . grad [ i ]`).
+    for (size_t K = 0; K < All.size(); ++K) {
+      std::string Text = All[K].text(SM).str();
+      if (K && !spelledAdjacent(All[K - 1], All[K]))
+        Text.insert(0, " ");
+      Invocation->Tokens.push_back(std::move(Text));
+    }
+    llvm::StringRef Text =
+        Lexer::getSourceText(Invocation->FileRange, SM, Ctx.getLangOpts());
+    Invocation->Newlines = Text.count('\n');
+    return Invocation;
   }
 
   /// The `do` statement whose body block directly holds the statement of

@@ -1,0 +1,367 @@
+//===- RegionChecker.cpp - What deferring atomics crosses -----------------===//
+
+#include "Decide/RegionChecker.h"
+#include "Analysis/Purity.h"
+#include "Analysis/VarWrites.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+/// `p` as a condition, `p != nullptr`, `p == 0`, `NULL != p`: a test of a
+/// pointer variable against null.
+bool isNullTestOfVariable(const Stmt *S, ASTContext &Ctx) {
+  auto IsVariable = [](const Expr *E) {
+    return isa<DeclRefExpr>(E->IgnoreParenImpCasts()) &&
+           E->IgnoreParenImpCasts()->getType()->isPointerType();
+  };
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S))
+    return ICE->getCastKind() == CK_PointerToBoolean &&
+           IsVariable(ICE->getSubExpr());
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->getNumArgs() == 2 &&
+             (Op->getOperator() == OO_EqualEqual ||
+              Op->getOperator() == OO_ExclaimEqual) &&
+             isBuiltinOperatorCall(Op)) {
+    L = Op->getArg(0);
+    R = Op->getArg(1);
+  } else {
+    return false;
+  }
+  auto IsNull = [&](const Expr *E) {
+    return E->IgnoreParenImpCasts()->getType()->isNullPtrType() ||
+           (!E->isValueDependent() &&
+            E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull));
+  };
+  return (IsVariable(L) && IsNull(R)) || (IsNull(L) && IsVariable(R));
+}
+
+} // namespace
+
+RegionChecker::RegionChecker(const std::vector<AtomicSite> &Sites,
+                             llvm::DenseSet<const VarDecl *> Buffers,
+                             const FunctionDecl *Function)
+    : Buffers(std::move(Buffers)), Function(Function) {
+  DestinationsUnaliased =
+      llvm::all_of(this->Buffers, [&](const VarDecl *B) {
+        return isKernelValue(B) && isUnaliased(B->getType());
+      });
+  for (const AtomicSite &S : Sites) {
+    if (!this->Buffers.contains(S.Buffer))
+      continue;
+    // A dependent address has no pointee type yet: nothing is disjoint.
+    QualType T = S.Call->getArg(0)->getType();
+    QualType Pointee = T->isPointerType() ? T->getPointeeType() : QualType();
+    if (Pointee.isNull() || Pointee->isDependentType())
+      TypesKnown = false;
+    else
+      DestinationTypes.push_back(
+          Pointee.getCanonicalType().getUnqualifiedType());
+  }
+  for (const AtomicSite &S : Sites)
+    if (S.IsDeviceAdd && S.Why != Reason::UsedResult)
+      CommutingAtomics.insert(S.Call);
+}
+
+Reason RegionChecker::check(const Stmt *S, bool BeforeAnyAdd) {
+  LoadsMatter = !BeforeAnyAdd;
+  visit(S, /*AddressOfAtomic=*/false);
+  LoadsMatter = true;
+  return Found;
+}
+
+void RegionChecker::fail(Reason R) {
+  if (Found == Reason::None)
+    Found = R;
+}
+
+void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
+  if (!S || Found != Reason::None)
+    return;
+  // A jump from outside into the region would run only its tail: a lane
+  // could then set a later field without the earlier ones.
+  if (isa<LabelStmt>(S) || (isa<SwitchCase>(S) && !SwitchDepth))
+    return fail(Reason::JumpIntoRegion);
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+    ++SwitchDepth;
+    for (const Stmt *Child : Sw->children())
+      visit(Child, AddressOfAtomic);
+    --SwitchDepth;
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return visitAddress(UO->getSubExpr(), AddressOfAtomic);
+  if (const Expr *Pointer = loadedPointer(S);
+      Pointer && LoadsMatter && !cannotHoldDestination(Pointer) &&
+      mayReadDestination(Pointer))
+    return fail(Reason::ReadMayAlias);
+  if (visitBufferName(S, AddressOfAtomic))
+    return;
+  if (isa<AsmStmt>(S))
+    return fail(Reason::CallBetween);
+  // Testing a buffer pointer for null reads no memory (conditional fields).
+  if (isNullTestOfVariable(S, Function->getASTContext()))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && visitCall(Call, AddressOfAtomic))
+    return;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+    if (!Construct->getConstructor()->isTrivial() &&
+        !isPureCallee(Construct->getConstructor()))
+      return fail(Reason::CallBetween);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && !isPrivateStore(BO->getLHS()))
+    return fail(Reason::StoreBetween);
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp() && !isPrivateStore(UO->getSubExpr()))
+    return fail(Reason::StoreBetween);
+  for (const Stmt *Child : S->children())
+    visit(Child, AddressOfAtomic);
+}
+
+/// A destination buffer named (`buf`), or `p.f` where p holds pointer-member
+/// buffers (only those members are destinations): true when \p S is one,
+/// failing unless it is an atomic's own address.
+bool RegionChecker::visitBufferName(const Stmt *S, bool AddressOfAtomic) {
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow())
+    if (const auto *Base =
+            dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (Buffers.contains(dyn_cast<VarDecl>(Base->getDecl())) &&
+          !Fields.empty()) {
+        if (Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())) &&
+            !AddressOfAtomic)
+          fail(Reason::BufferAccessedBetween);
+        return true;
+      }
+  const auto *DRE = dyn_cast<DeclRefExpr>(S);
+  if (!DRE)
+    return false;
+  if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      VD && Buffers.contains(VD) && !AddressOfAtomic)
+    fail(Reason::BufferAccessedBetween);
+  return true;
+}
+
+/// True when \p Call was checked whole (or failed); false when its
+/// children are still to be visited (a pure call).
+bool RegionChecker::visitCall(const CallExpr *Call, bool AddressOfAtomic) {
+  // `a = b` of a trivially copyable struct (float2, a user's POD) is a
+  // store, whatever the call around it.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && isTrivialAssignment(Op)) {
+    if (!isPrivateStore(Op->getArg(0))) {
+      fail(Reason::StoreBetween);
+      return true;
+    }
+    visitAddress(Op->getArg(0), AddressOfAtomic);
+    visit(Op->getArg(1), false);
+    return true;
+  }
+  if (CommutingAtomics.contains(Call)) {
+    // Unused-result atomicAdds commute with the group's deferred adds.
+    visit(Call->getArg(0), true);
+    visit(Call->getArg(1), false);
+    return true;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && isBuiltinOperatorCall(Op)) {
+    // A dependent operator on arithmetic operands: the builtin one in
+    // every instantiation.
+    if ((Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+         Op->getOperator() == OO_MinusMinus) &&
+        !isPrivateStore(Op->getArg(0)))
+      fail(Reason::StoreBetween);
+    else
+      for (const Expr *Arg : Op->arguments())
+        visit(Arg, AddressOfAtomic);
+    return true;
+  }
+  if (!isPureCall(Call)) {
+    fail(Reason::CallBetween);
+    return true;
+  }
+  // A pure function may still read through the pointers it is given.
+  if (LoadsMatter && !readsOnlyArguments(Call->getDirectCallee()))
+    for (const Expr *Arg : Call->arguments())
+      if (Arg->getType()->isPointerType() && mayReadDestination(Arg)) {
+        fail(Reason::ReadMayAlias);
+        return true;
+      }
+  return false;
+}
+
+/// The operand of `&`: its own subscripts and members compute an
+/// address, they do not load; its pointers and indices are read.
+void RegionChecker::visitAddress(const Expr *E, bool AddressOfAtomic) {
+  E = E->IgnoreParens();
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = ASE->getBase()->IgnoreParens();
+    const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+    if (Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+      visitAddress(Decay->getSubExpr(), AddressOfAtomic);
+    else
+      visit(Base, AddressOfAtomic);
+    return visit(ASE->getIdx(), false);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? visit(ME->getBase(), AddressOfAtomic)
+                         : visitAddress(ME->getBase(), AddressOfAtomic);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return visit(UO->getSubExpr(), AddressOfAtomic);
+  visit(E, AddressOfAtomic);
+}
+
+bool RegionChecker::isTrivialAssignment(const CXXOperatorCallExpr *Op) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  return M && Op->getNumArgs() == 2 && M->isTrivial() &&
+         (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator());
+}
+
+/// Whether memory read through \p P may be a destination of the group
+/// (then the deferred atomics would be missing from what is read).
+/// Provably not: shared, local and constant memory; a kernel parameter
+/// declared `__restrict__`; and, when every destination is a
+/// `__restrict__` kernel parameter, any pointer not derived from one (C's
+/// restrict: what is changed through it is accessed through nothing
+/// else). `const` alone proves nothing: the same buffer may be passed
+/// twice. A destination buffer named directly is reported where its name
+/// is visited (BufferAccessedBetween), not here.
+bool RegionChecker::mayReadDestination(const Expr *P, unsigned Depth) {
+  P = P->IgnoreParenCasts();
+  if (Depth > 8)
+    return true;
+  // Depth 0 is the text between the sites, where a destination's own name
+  // is visited and reported; deeper is a local's initializer, elsewhere.
+  const bool NameVisited = Depth == 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isAdditiveOp())
+    return mayReadDestination(BO->getLHS()->getType()->isPointerType()
+                                  ? BO->getLHS()
+                                  : BO->getRHS(),
+                              NameVisited ? 0 : Depth + 1);
+  if (P->getType()->isArrayType())
+    return arrayMayBeDestination(P, Depth);
+  if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+    const VarDecl *Root = referencedVar(ME->getBase());
+    if (Root && Buffers.contains(Root) &&
+        Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())))
+      return !NameVisited;
+    return ME->isArrow() || !isKernelValue(Root) ||
+           !(isUnaliased(ME->getType()) || DestinationsUnaliased);
+  }
+  const VarDecl *V = referencedVar(P);
+  if (!V)
+    return true;
+  if (Buffers.contains(V))
+    return !NameVisited;
+  if (isa<ParmVarDecl>(V))
+    return !isKernelValue(V) ||
+           !(isUnaliased(V->getType()) || DestinationsUnaliased);
+  if (V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() &&
+      !findWrite(Function->getBody(), V, /*Through=*/false))
+    return mayReadDestination(V->getInit(), Depth + 1);
+  if (V->hasGlobalStorage() && !V->isLocalVarDecl())
+    return !DestinationsUnaliased;
+  return true;
+}
+
+/// An array object \p A (`s`, `p.cam.flags`, `q->arr`): its own storage
+/// when reached without a pointer (a variable's, never a destination but
+/// for a global array named as one), else memory behind that pointer.
+bool RegionChecker::arrayMayBeDestination(const Expr *A, unsigned Depth) {
+  while (true) {
+    A = A->IgnoreParenCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(A)) {
+      if (ME->isArrow())
+        return mayReadDestination(ME->getBase(), Depth + 1);
+      A = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(A)) {
+      if (!ASE->getBase()->IgnoreParenCasts()->getType()->isArrayType())
+        return mayReadDestination(ASE->getBase(), Depth + 1);
+      A = ASE->getBase();
+    } else {
+      const VarDecl *Root = referencedVar(A);
+      return !Root || (Buffers.contains(Root) && Depth > 0);
+    }
+  }
+}
+
+/// Whether the object read through \p Pointer cannot be (part of) a
+/// destination by its type: both are scalars of different non-character
+/// types (an `int` index array next to `float` gradients), which C++'s
+/// aliasing rules keep apart.
+bool RegionChecker::cannotHoldDestination(const Expr *Pointer) const {
+  QualType T = Pointer->getType();
+  if (!T->isPointerType())
+    return false;
+  QualType Read = T->getPointeeType().getCanonicalType().getUnqualifiedType();
+  auto Scalar = [](QualType Q) {
+    return Q->isBuiltinType() && !Q->isCharType() && !Q->isVoidType() &&
+           !Q->isDependentType();
+  };
+  if (!Scalar(Read) || !TypesKnown || DestinationTypes.empty())
+    return false;
+  return llvm::all_of(DestinationTypes,
+                      [&](QualType D) { return Scalar(D) && D != Read; });
+}
+
+/// A pointer declared unaliased (`T *__restrict__`): what is read
+/// through it is changed through no other pointer.
+bool RegionChecker::isUnaliased(QualType T) {
+  return T->isPointerType() && T.isRestrictQualified();
+}
+
+/// A parameter of the kernel itself, unchanged by it.
+bool RegionChecker::isKernelValue(const VarDecl *V) const {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(V);
+  return P && Function && P->getDeclContext() == Function &&
+         Function->hasAttr<CUDAGlobalAttr>() &&
+         !findWrite(Function->getBody(), P, /*Through=*/false);
+}
+
+bool RegionChecker::isPureCall(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return isPureCallee(FD);
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+    for (const NamedDecl *D : ULE->decls()) {
+      const NamedDecl *Under = D->getUnderlyingDecl();
+      const FunctionDecl *FD = dyn_cast<FunctionDecl>(Under);
+      if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(Under))
+        FD = FTD->getTemplatedDecl();
+      if (!FD || !isPureCallee(FD))
+        return false;
+    }
+    return ULE->getNumDecls() > 0;
+  }
+  return false;
+}
+
+/// A store into this thread's registers or local arrays, or into shared
+/// memory: neither can alias a global destination buffer.
+bool RegionChecker::isPrivateStore(const Expr *Target) {
+  const Expr *E = Target->IgnoreParenCasts();
+  const VarDecl *Root = rootVariable(E);
+  if (!Root || Root->getType()->isReferenceType())
+    return false;
+  if (Root->hasAttr<CUDASharedAttr>())
+    return true;
+  if (!Root->isLocalVarDecl() && !isa<ParmVarDecl>(Root))
+    return false;
+  // Through a pointer variable, the store may reach any memory.
+  if (isa<DeclRefExpr>(E))
+    return true;
+  QualType T = Root->getType();
+  return T->isArrayType() || (!T->isPointerType() && !T->isDependentType());
+}
+
+} // namespace distwar

@@ -1,0 +1,69 @@
+//===- BatchType.cpp - The batch type a group declares --------------------===//
+
+#include "Emit/BatchType.h"
+#include "Analysis/LoopExits.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include <cassert>
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+enum class Presence { Tracked, Always, Lane };
+
+/// A template argument: sums of names and numbers as written, anything else
+/// (a `>`, a `-`) in parentheses.
+std::string templateArgument(const std::string &T) {
+  bool Sum = llvm::all_of(T, [](char C) {
+    return llvm::isAlnum(C) || C == '_' || C == ':' || C == ' ' || C == '+';
+  });
+  return Sum ? T : "(" + T + ")";
+}
+
+} // namespace
+
+std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                      const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
+                      const EditPoints &Where, bool Deferred,
+                      const std::string &Size) {
+  bool MayJump = containsGoto(G.Scope);
+  std::string Type =
+      std::string(Deferred ? "::distwar::Fields<" : "::distwar::Batch<") +
+      Sites[G.Sites.front()].TypeText + ", " + Size;
+  assert(Slots.size() == G.Sites.size() && "one slot per site, in order");
+  auto PresenceOf = [&](size_t K) {
+    if (K == Slots.size())
+      return Presence::Tracked;
+    const AtomicSite &S = Sites[Slots[K].Site];
+    if (underLaneIf(S, G) || (G.AfterContinue && K >= G.AfterContinue))
+      return Presence::Lane;
+    std::optional<std::string> Cond = siteCondition(Ctx, S, G);
+    return !MayJump && Cond && Cond->empty() && !Where.inConditionalBlock(G, S)
+               ? Presence::Always
+               : Presence::Tracked;
+  };
+  // Runs of AlwaysSet and LaneSet slots, in slot order.
+  std::optional<size_t> RunStart;
+  Presence Run = Presence::Tracked;
+  for (size_t K = 0; K <= Slots.size(); ++K) {
+    Presence P = PresenceOf(K);
+    if (RunStart && P != Run) {
+      const std::string &End = K < Slots.size() ? Slots[K].Offset : Size;
+      Type += std::string(Run == Presence::Always ? ", ::distwar::AlwaysSet<"
+                                                  : ", ::distwar::LaneSet<") +
+              templateArgument(Slots[*RunStart].Offset) + ", " +
+              templateArgument(End) + ">";
+      RunStart.reset();
+    }
+    if (P != Presence::Tracked && !RunStart) {
+      RunStart = K;
+      Run = P;
+    }
+  }
+  return Type + ">";
+}
+
+} // namespace distwar

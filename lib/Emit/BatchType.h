@@ -1,0 +1,29 @@
+//===- BatchType.h - The batch type a group declares ------------*- C++ -*-===//
+
+#ifndef DISTWAR_EMIT_BATCHTYPE_H
+#define DISTWAR_EMIT_BATCHTYPE_H
+
+#include "Analysis/EditPoints.h"
+#include "Emit/DeferredAddress.h"
+#include "Group/Grouping.h"
+#include <string>
+
+namespace distwar {
+
+/// `::distwar::Fields<T, N, ...>` (values only, \p Deferred) or
+/// `::distwar::Batch<T, N, ...>` of \p Size fields for group \p G whose sites
+/// fill \p Slots, with an `::distwar::AlwaysSet<B, E>` per run of slots whose
+/// sites run whenever the group's key is set (nothing but blocks and the
+/// channel loop between site and scope, and no goto that could jump past
+/// one): the runtime issues those with no presence or null test
+/// (GENERATED_CODE.md, section 2); and an `::distwar::LaneSet<B, E>` per run
+/// of slots under the group's lane-dependent ifs.
+std::string batchType(clang::ASTContext &Ctx,
+                      const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                      llvm::ArrayRef<DeferredSlot> Slots,
+                      const EditPoints &Where, bool Deferred,
+                      const std::string &Size);
+
+} // namespace distwar
+
+#endif

@@ -1,0 +1,102 @@
+//===- EditList.h - Text edits of one rewrite, per file ---------*- C++ -*-===//
+//
+// The planner's edits, collected at file offsets and combined into one
+// tooling::Replacements per edited file: insertions that share an offset are
+// merged in rank order, and an insertion in front of a preprocessor directive
+// goes on a line of its own with a #line that gives the directive its number
+// back. An edit that would land in a macro body or a file that may not be
+// edited is not made; the whole rewrite is then refused.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_EMIT_EDITLIST_H
+#define DISTWAR_EMIT_EDITLIST_H
+
+#include "Find/AtomicSites.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace distwar {
+
+/// The included files whose device functions may be edited, each with its
+/// path relative to the --edit-headers entry that allows it.
+using EditableHeaders = std::map<clang::FileID, std::string>;
+
+/// Insertions at one offset are ordered by rank, then by planning order.
+enum Rank {
+  RankPrologue,
+  RankReduce,
+  RankBatch,
+  RankPragma,
+  RankSlot,
+  RankCursor
+};
+
+class EditList {
+public:
+  EditList(clang::ASTContext &Ctx, llvm::StringRef FilePath,
+           const EditableHeaders *Headers)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), FilePath(FilePath),
+        Headers(Headers) {}
+
+  /// The main file, or a header that --edit-headers allows.
+  bool editable(clang::FileID File) const;
+
+  /// Inserts (or replaces \p Length bytes with) \p Text at \p Loc.
+  void add(clang::SourceLocation Loc, unsigned Length, std::string Text,
+           Rank R);
+  /// The same at an offset of \p File (which must be editable).
+  void addAt(clang::FileID File, unsigned Offset, unsigned Length,
+             std::string Text, Rank R);
+  /// Replaces the tokens [Begin, End] with \p Text.
+  void replaceTokens(clang::SourceLocation Begin, clang::SourceLocation End,
+                     std::string Text);
+  /// Replaces [Begin, End) with \p Text plus as many newlines as it held.
+  void replaceKeepingLines(clang::SourceLocation Begin,
+                           clang::SourceLocation End, std::string Text);
+  /// Each macro invocation holding one of \p Members, replaced whole.
+  void replaceInvocations(const std::vector<AtomicSite> &Sites,
+                          llvm::ArrayRef<size_t> Members,
+                          llvm::function_ref<std::string(size_t)> Callee,
+                          llvm::function_ref<std::string(size_t)> Prefix);
+
+  /// Whether no edit of \p File starts inside [Offset, Offset + Length] or
+  /// covers any of it.
+  bool isFree(clang::FileID File, unsigned Offset, unsigned Length) const;
+  /// Whether an edit was refused (a macro body, a file not editable).
+  bool landedOutside() const { return NotInFile; }
+  /// The files that have edits, the main file first if it has any.
+  std::vector<clang::FileID> editedFiles() const;
+  /// The edits of \p FID as one valid set of replacements.
+  llvm::Expected<clang::tooling::Replacements> finish(clang::FileID FID) const;
+
+private:
+  struct Edit {
+    clang::FileID File;
+    unsigned Offset = 0, Length = 0;
+    std::string Text;
+    Rank Order = RankSlot;
+  };
+
+  std::optional<unsigned> directiveLineStart(clang::FileID FID,
+                                             unsigned Offset) const;
+  std::string lineDirective(clang::FileID FID, unsigned Offset) const;
+
+  clang::ASTContext &Ctx;
+  const clang::SourceManager &SM;
+  std::string FilePath;
+  const EditableHeaders *Headers;
+  std::vector<Edit> Edits;
+  bool NotInFile = false;
+};
+
+/// \p S with a backslash before each quote and backslash.
+std::string escapeString(llvm::StringRef S);
+
+} // namespace distwar
+
+#endif

@@ -1,0 +1,509 @@
+//===- AddressDecomposition.cpp - Buffer, key and field of an address -----===//
+
+#include "Find/AddressDecomposition.h"
+#include "Analysis/AstQueries.h"
+#include "Analysis/LoopExits.h"
+#include "Analysis/Purity.h"
+#include "Analysis/VarWrites.h"
+#include "Find/OpaqueKeys.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace distwar {
+
+std::optional<ChannelLoop> matchChannelLoop(const ForStmt *F,
+                                            const Stmt *Parent,
+                                            ASTContext &Ctx) {
+  std::optional<CountingLoop> Counting = matchCountingLoop(F);
+  if (!Counting)
+    return std::nullopt;
+  ChannelLoop CL;
+  CL.Loop = F;
+  CL.Var = Counting->Var;
+  CL.Lower = Counting->Start;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+  if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), CL.Var))
+    return std::nullopt;
+  CL.Upper = Cond->getRHS();
+  if (!isCompileTimeConstant(CL.Lower, Ctx) ||
+      !isCompileTimeConstant(CL.Upper, Ctx) ||
+      firstLoopExit(F->getBody()) ||
+      findWrite(F->getBody(), CL.Var, false))
+    return std::nullopt;
+  CL.LowerText = sourceText(CL.Lower, Ctx);
+  CL.UpperText = sourceText(CL.Upper, Ctx);
+  if (CL.LowerText.empty() || CL.UpperText.empty())
+    return std::nullopt;
+  const auto *Zero = dyn_cast<IntegerLiteral>(CL.Lower->IgnoreParenImpCasts());
+  CL.LowerIsZero = Zero && Zero->getValue() == 0;
+  if (const auto *AS = dyn_cast_or_null<AttributedStmt>(Parent))
+    CL.HasUnrollPragma = llvm::any_of(
+        AS->getAttrs(), [](const Attr *A) { return isa<LoopHintAttr>(A); });
+  return CL;
+}
+
+namespace {
+
+bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
+  QualType T = Key->getType();
+  if (T->isDependentType())
+    return true;
+  if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
+    return false;
+  uint64_t Bits = Ctx.getTypeSize(T);
+  return Bits == 32 || Bits == 64;
+}
+
+/// The operands of \p E when it is a built-in `a + b` (in a template also an
+/// unresolved operator call that can only be the built-in one: torch's
+/// headers declare many operator+, which leaves `p + i` unresolved when p is
+/// a `T *`).
+std::optional<std::pair<const Expr *, const Expr *>>
+sumOperands(const Expr *E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Add)
+    return std::make_pair(BO->getLHS(), BO->getRHS());
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Op || Op->getOperator() != OO_Plus || Op->getNumArgs() != 2 ||
+      !isBuiltinOperatorCall(Op))
+    return std::nullopt;
+  return std::make_pair(Op->getArg(0), Op->getArg(1));
+}
+
+void flattenSum(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
+  E = E->IgnoreParenImpCasts();
+  if (auto Operands = sumOperands(E)) {
+    flattenSum(Operands->first, Terms);
+    flattenSum(Operands->second, Terms);
+    return;
+  }
+  Terms.push_back(E);
+}
+
+/// The parts of an element's address: the pointer or array, the index (its
+/// terms when it is a sum) and the members selected in the element.
+struct AddressParts {
+  const Expr *Base = nullptr;
+  const Expr *Index = nullptr;
+  llvm::SmallVector<const Expr *, 4> IndexTerms;
+  std::string Member; ///< e.g. ".x", ".pos.y"
+};
+
+/// `&e.a.b`, `&(&e)->a` (macros taking a pointer write it that way), and
+/// their dependent forms: the member path, and e.
+const Expr *peelMembers(const Expr *E, std::string &Member) {
+  while (true) {
+    const auto *ME = dyn_cast<MemberExpr>(E);
+    const auto *ArrowOfAddr =
+        ME && ME->isArrow()
+            ? dyn_cast<UnaryOperator>(ME->getBase()->IgnoreParenImpCasts())
+            : nullptr;
+    if (ArrowOfAddr && ArrowOfAddr->getOpcode() == UO_AddrOf) {
+      Member = "." + ME->getMemberNameInfo().getAsString() + Member;
+      E = ArrowOfAddr->getSubExpr()->IgnoreParens();
+    } else if (ME && !ME->isArrow()) {
+      Member = "." + ME->getMemberNameInfo().getAsString() + Member;
+      E = ME->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *DME = dyn_cast<CXXDependentScopeMemberExpr>(E);
+               DME && !DME->isArrow() && !DME->isImplicitAccess()) {
+      Member = "." + DME->getMember().getAsString() + Member;
+      E = DME->getBase()->IgnoreParenImpCasts();
+    } else {
+      return E;
+    }
+  }
+}
+
+/// `buf + key * K + c`, in any order: one pointer term, the rest the index
+/// (no base when two terms are pointers).
+void splitPointerSum(const Expr *Addr, AddressParts &Parts) {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  flattenSum(Addr, Terms);
+  for (const Expr *T : Terms) {
+    QualType Ty = T->getType();
+    if (!Ty->isPointerType() && !Ty->isArrayType()) {
+      Parts.IndexTerms.push_back(T);
+    } else if (Parts.Base) {
+      Parts.Base = nullptr;
+      return;
+    } else {
+      Parts.Base = T;
+    }
+  }
+}
+
+class AddressDecomposer {
+public:
+  AddressDecomposer(AtomicSite &Site, const FunctionDecl *Function,
+                    UniformBuffers &Buffers, ASTContext &Ctx)
+      : Site(Site), Function(Function), Buffers(Buffers), Ctx(Ctx) {}
+
+  /// Splits the address into buffer, key and field; sets Why on failure.
+  void decompose();
+
+  bool typeFromBuffer() const { return TypeFromBuffer; }
+
+private:
+  bool splitElement(const Expr *Element, AddressParts &Parts);
+  const VarDecl *bufferOf(const Expr *Base, const FieldDecl *&Field);
+  void setTypeFromBuffer(const VarDecl *Buffer);
+  void checkKey(const Expr *Base, const VarDecl *Buffer,
+                const FieldDecl *Field);
+  void decomposeIndex(llvm::ArrayRef<const Expr *> Terms,
+                      const std::string &Member);
+  bool keyIsWholeIndex(const std::string &Member);
+  bool keyPlusOffset(const Expr *Key, const DeclRefExpr *ChannelRef,
+                     const std::string &Constants, const std::string &Member);
+  std::optional<ChannelLoop> channelLoopOf(const ForStmt *Loop);
+  void setChannel(const ForStmt *Loop);
+  const VarDecl *subscriptedAccessor(const Expr *E);
+  void keyByAddress();
+  void keyByPointer(const DeclRefExpr *Ref);
+  void keyByBuffer(const Expr *Base);
+  const ForStmt *enclosingLoopOf(const VarDecl *V) const;
+
+  AtomicSite &Site;
+  const FunctionDecl *Function;
+  UniformBuffers &Buffers;
+  ASTContext &Ctx;
+  bool TypeFromBuffer = false;
+  /// The buffer is a member of a member (`p.cubemap.d_val`): any store into
+  /// the struct counts as a change of it.
+  bool NestedField = false;
+};
+
+void AddressDecomposer::decompose() {
+  const Expr *Addr = Site.Call->getArg(0)->IgnoreParenImpCasts();
+  AddressParts Parts;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Addr);
+      UO && UO->getOpcode() == UO_AddrOf) {
+    if (splitElement(UO->getSubExpr()->IgnoreParens(), Parts))
+      return;
+  } else if (const auto *Ref = dyn_cast<DeclRefExpr>(Addr);
+             Ref && Ref->getType()->isPointerType() &&
+             isa<VarDecl>(Ref->getDecl())) {
+    keyByPointer(Ref);
+    return;
+  } else if (sumOperands(Addr)) {
+    splitPointerSum(Addr, Parts);
+  }
+  if (Parts.Index)
+    flattenSum(Parts.Index, Parts.IndexTerms);
+  if (Parts.Base && !Parts.IndexTerms.empty() && !Parts.Index)
+    Parts.Index = Parts.IndexTerms.front();
+  if (!Parts.Base || !Parts.Index) {
+    Site.Why = Reason::AddressNotDecomposed;
+    return;
+  }
+  const FieldDecl *Field = nullptr;
+  const VarDecl *Buffer = bufferOf(Parts.Base, Field);
+  if (!Buffer) {
+    Site.Why = Reason::BufferNotUniform;
+    return;
+  }
+  Site.Buffer = Buffer;
+  Site.BufferField = Field;
+  decomposeIndex(Parts.IndexTerms, Parts.Member);
+  if (Site.TypeText.empty() && Parts.Member.empty())
+    setTypeFromBuffer(Buffer);
+  if (Site.Why == Reason::None)
+    checkKey(Parts.Base, Buffer, Field);
+}
+
+/// `&buf[i].m` or `&acc[i][j]`: base, index and members, false; true when the
+/// site is decided here (an accessor's element is keyed by its address).
+bool AddressDecomposer::splitElement(const Expr *Element, AddressParts &Parts) {
+  const Expr *Sub = peelMembers(Element, Parts.Member);
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
+    Parts.Base = ASE->getBase();
+    Parts.Index = ASE->getIdx();
+    return false;
+  }
+  const VarDecl *Accessor = subscriptedAccessor(Sub);
+  if (!Accessor || !Parts.Member.empty())
+    return false;
+  Site.Buffer = Accessor;
+  keyByAddress();
+  if (Site.KeyText.empty())
+    Site.Why = Reason::MacroExpansion;
+  return true;
+}
+
+/// The variable holding the buffer: `buf`, `(float *)p.d_val` (a buffer kept
+/// untyped in a struct is still that buffer; the element type is the
+/// cast's), `p.grad` (a pointer member \p Field of a struct variable) and
+/// `p.cubemap.d_val` (members of members of it); null when there is none.
+const VarDecl *AddressDecomposer::bufferOf(const Expr *Base,
+                                           const FieldDecl *&Field) {
+  const Expr *BaseExpr = Base->IgnoreParenImpCasts();
+  while (const auto *Cast = dyn_cast<ExplicitCastExpr>(BaseExpr)) {
+    if (!Cast->getType()->isPointerType() ||
+        !Cast->getSubExpr()->getType()->isPointerType())
+      break;
+    BaseExpr = Cast->getSubExpr()->IgnoreParenImpCasts();
+  }
+  Field = nullptr;
+  NestedField = false;
+  if (const auto *ME = dyn_cast<MemberExpr>(BaseExpr); ME && !ME->isArrow())
+    if ((Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))) {
+      BaseExpr = ME->getBase()->IgnoreParenImpCasts();
+      while (const auto *Outer = dyn_cast<MemberExpr>(BaseExpr)) {
+        if (Outer->isArrow() || !isa<FieldDecl>(Outer->getMemberDecl()))
+          break;
+        BaseExpr = Outer->getBase()->IgnoreParenImpCasts();
+        NestedField = true;
+      }
+    }
+  const auto *BaseRef = dyn_cast<DeclRefExpr>(BaseExpr);
+  return BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
+}
+
+/// A dependent address: the buffer's declared type still names T.
+void AddressDecomposer::setTypeFromBuffer(const VarDecl *Buffer) {
+  QualType T = Buffer->getType();
+  QualType Elem = T->isPointerType() ? T->getPointeeType()
+                  : T->isArrayType()
+                      ? QualType(T->getPointeeOrArrayElementType(), 0)
+                      : QualType();
+  if (Elem.isNull() || !isa<TemplateTypeParmType>(Elem.getCanonicalType()))
+    return;
+  Site.TypeText =
+      Elem.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+  TypeFromBuffer = true;
+}
+
+/// A buffer that may differ across lanes becomes the key; otherwise the key
+/// must be an integer without side effects.
+void AddressDecomposer::checkKey(const Expr *Base, const VarDecl *Buffer,
+                                 const FieldDecl *Field) {
+  if (!Buffers.isUniform(Buffer, Field, NestedField, Function))
+    keyByBuffer(Base->IgnoreParenImpCasts());
+  else if (!Site.KeyIsBuffer && !isIntegralKey(Site.Key, Ctx))
+    Site.Why = Reason::KeyNotIntegral;
+  else if (keyHasSideEffects(Site.Key, Ctx))
+    Site.Why = Reason::KeyHasSideEffects;
+}
+
+/// `key`, `key * K + c`, `K * key + c + ch`: the channel variable must be
+/// the variable of an enclosing constant-trip loop.
+void AddressDecomposer::decomposeIndex(llvm::ArrayRef<const Expr *> Terms,
+                                       const std::string &Member) {
+  const Expr *Stride = nullptr, *StrideKey = nullptr, *Other = nullptr;
+  const DeclRefExpr *ChannelRef = nullptr;
+  std::string Constants;
+  unsigned Others = 0, Strides = 0;
+  for (const Expr *T : Terms) {
+    if (isCompileTimeConstant(T, Ctx)) {
+      Constants += "+" + sourceText(T, Ctx);
+      continue;
+    }
+    if (const auto *Mul = dyn_cast<BinaryOperator>(T);
+        Mul && Mul->getOpcode() == BO_Mul) {
+      bool L = isCompileTimeConstant(Mul->getLHS(), Ctx);
+      bool R = isCompileTimeConstant(Mul->getRHS(), Ctx);
+      if (L != R) {
+        ++Strides;
+        Stride = L ? Mul->getLHS() : Mul->getRHS();
+        StrideKey = (L ? Mul->getRHS() : Mul->getLHS())->IgnoreParenImpCasts();
+        continue;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(T); DRE && !ChannelRef)
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (enclosingLoopOf(VD)) {
+          ChannelRef = DRE;
+          continue;
+        }
+    ++Others;
+    Other = T;
+  }
+  if (Strides == 0 && Others == 1 &&
+      keyPlusOffset(Other, ChannelRef, Constants, Member))
+    return;
+  if (ChannelRef && Strides != 1) {
+    // A loop variable without a stride is a key (`&buf[i]`), not a field.
+    ChannelRef = nullptr;
+    ++Others;
+  }
+  if (ChannelRef && Others) {
+    Site.Why = Reason::AddressNotDecomposed;
+    return;
+  }
+  if (Strides == 1 && !Others) {
+    Site.Key = StrideKey;
+    Site.FieldText =
+        Member + "[*" + sourceText(Stride, Ctx) + Constants +
+        (ChannelRef ? "+" + ChannelRef->getDecl()->getName().str() : "") + "]";
+  } else if (Terms.size() == 1) {
+    Site.Key = Terms.front();
+    Site.FieldText = Member;
+  } else if (!keyIsWholeIndex(Member)) {
+    return;
+  }
+  Site.KeyText = sourceText(Site.Key, Ctx);
+  if (ChannelRef)
+    setChannel(enclosingLoopOf(cast<VarDecl>(ChannelRef->getDecl())));
+}
+
+/// A sum that is not key * K + c: the whole index is the key. False when no
+/// expression holds the index alone (`buf + a * D + b`): the address is then
+/// the key.
+bool AddressDecomposer::keyIsWholeIndex(const std::string &Member) {
+  const Expr *Index = Site.Call->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Index))
+    Index = UO->getSubExpr()->IgnoreParens();
+  while (const auto *ME = dyn_cast<MemberExpr>(Index))
+    Index = ME->getBase()->IgnoreParenImpCasts();
+  Site.FieldText = Member;
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(Index);
+  if (!ASE) {
+    keyByAddress();
+    return false;
+  }
+  Site.Key = ASE->getIdx()->IgnoreParenImpCasts();
+  return true;
+}
+
+/// `buf + key + c`, `&buf[key + 1]`, `buf + key + ch`: the one term that
+/// is neither a constant nor a channel variable is the key, the rest an
+/// offset added after it (a point's coordinates behind an offset computed
+/// into a local, a texel's channels). False, deciding nothing, when there
+/// is no offset or the loop variable is not a channel loop's (the sum is
+/// then one key).
+bool AddressDecomposer::keyPlusOffset(const Expr *Key,
+                                      const DeclRefExpr *ChannelRef,
+                                      const std::string &Constants,
+                                      const std::string &Member) {
+  std::optional<ChannelLoop> Channel;
+  if (ChannelRef) {
+    Channel =
+        channelLoopOf(enclosingLoopOf(cast<VarDecl>(ChannelRef->getDecl())));
+    if (!Channel)
+      return false;
+  } else if (Constants.empty()) {
+    return false;
+  }
+  std::string Offset =
+      Constants + (ChannelRef ? "+" + ChannelRef->getDecl()->getName().str()
+                              : std::string());
+  Site.Key = Key->IgnoreParenImpCasts();
+  Site.KeyText = sourceText(Site.Key, Ctx);
+  Site.FieldText = "[" + Offset + "]" + Member;
+  Site.Channel = Channel;
+  return true;
+}
+
+/// The channel loop of \p Loop, an enclosing loop of the site, if it is one.
+std::optional<ChannelLoop>
+AddressDecomposer::channelLoopOf(const ForStmt *Loop) {
+  assert(Loop && "the channel variable's loop encloses the site");
+  const Stmt *Parent = nullptr;
+  for (size_t I = 0; I + 1 < Site.Ancestors.size(); ++I)
+    if (Site.Ancestors[I] == Loop)
+      Parent = Site.Ancestors[I + 1];
+  return matchChannelLoop(Loop, Parent, Ctx);
+}
+
+/// Site.Channel from \p Loop, an enclosing loop of the site.
+void AddressDecomposer::setChannel(const ForStmt *Loop) {
+  Site.Channel = channelLoopOf(Loop);
+  if (!Site.Channel)
+    Site.Why = Reason::ChannelLoopUnsupported;
+}
+
+/// The kernel parameter under `acc[a][b]...` when every subscript is a
+/// pure `operator[]` of a class held by value (a tensor accessor), which
+/// the kernel never writes, with indices free of side effects: the same
+/// object in every lane, each subscript a function of its index alone, so
+/// that the address can be evaluated again.
+const VarDecl *AddressDecomposer::subscriptedAccessor(const Expr *E) {
+  llvm::SmallVector<const CXXOperatorCallExpr *, 4> Ops;
+  const Expr *Root = subscriptChain(E, Ops);
+  if (!Root || llvm::any_of(Ops, [&](const CXXOperatorCallExpr *Op) {
+        return !isPureCallee(Op->getDirectCallee()) ||
+               keyHasSideEffects(Op->getArg(1), Ctx);
+      }))
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Root);
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || !Param->getType()->isRecordType() ||
+      !Function->hasAttr<CUDAGlobalAttr>() || !Function->getBody() ||
+      findStorageWrite(Function->getBody(), Param))
+    return nullptr;
+  return Param;
+}
+
+/// The site's whole address is its key: one field, and lanes that add to
+/// the same element reduce whatever their indices are.
+void AddressDecomposer::keyByAddress() {
+  Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
+  Site.KeyText = sourceText(Site.Key, Ctx);
+  Site.KeyIsBuffer = true;
+  Site.KeyIsAddress = true;
+}
+
+/// `atomicAdd(p, v)`, read as `&p[0]`: a pointer the same in every lane
+/// is the address of one element (lanes reduce into it); one that may
+/// differ is the key of field 0, which joins `p + 1`'s group.
+void AddressDecomposer::keyByPointer(const DeclRefExpr *Ref) {
+  Site.Buffer = cast<VarDecl>(Ref->getDecl());
+  if (Buffers.isUniform(Site.Buffer, nullptr, NestedField, Function)) {
+    keyByAddress();
+    return;
+  }
+  Site.FieldText = "[0]";
+  Site.Key = Ref;
+  Site.KeyText = sourceText(Ref, Ctx);
+  Site.KeyIsBuffer = true;
+}
+
+/// A base pointer that may differ across lanes (a __device__ function's
+/// parameter, a local) cannot be rebuilt from a key in another lane, so it
+/// becomes the key itself: lanes are grouped by the pointer's value. Its
+/// index must then be a field, the same in every lane: a constant, or the
+/// variable of an enclosing constant-trip loop. `accumulate(float *g, ...)`
+/// with `&g[0]`, `&g[1]`, `&g[2]` is one group keyed by g.
+void AddressDecomposer::keyByBuffer(const Expr *Base) {
+  const Expr *Index = Site.Key;
+  Site.Why = Reason::BufferNotUniform;
+  if (!Base->getType()->isPointerType() || Site.Channel || !Index)
+    return;
+  if (!isCompileTimeConstant(Index, Ctx)) {
+    const VarDecl *V = referencedVar(Index);
+    const ForStmt *Loop = V ? enclosingLoopOf(V) : nullptr;
+    if (!Loop)
+      return;
+    setChannel(Loop);
+    if (!Site.Channel) {
+      Site.Why = Reason::BufferNotUniform; // the primary reason
+      return;
+    }
+  }
+  Site.Why = Reason::None;
+  Site.FieldText = "[" + sourceText(Index, Ctx) + "]" + Site.FieldText;
+  Site.Key = Base;
+  Site.KeyText = sourceText(Base, Ctx);
+  Site.KeyIsBuffer = true;
+}
+
+const ForStmt *AddressDecomposer::enclosingLoopOf(const VarDecl *V) const {
+  for (const Stmt *S : Site.Ancestors)
+    if (const auto *F = dyn_cast<ForStmt>(S); F && loopVariable(F) == V)
+      return F;
+  return nullptr;
+}
+
+} // namespace
+
+bool decomposeAddress(AtomicSite &Site, const FunctionDecl *Function,
+                      UniformBuffers &Buffers, ASTContext &Ctx) {
+  assert(Site.Call && Site.Call->getNumArgs() == 2 && "an atomic's call");
+  AddressDecomposer Decomposer(Site, Function, Buffers, Ctx);
+  Decomposer.decompose();
+  return Decomposer.typeFromBuffer();
+}
+
+} // namespace distwar
