@@ -29,14 +29,22 @@ config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%runtime_include", config.runtime_include))
 
-# Every rewritten file must still compile with nvcc: %nvcc-check FILE.
-if config.nvcc and os.path.exists(config.nvcc):
+# Every rewritten file must still compile with nvcc: %nvcc-check FILE runs
+# nvcc's device compilation (its front end checks the whole file, host
+# functions, templates and launches included, and ptxas assembles every
+# kernel), a third of a full compile's time. %nvcc-compile FILE adds the host
+# compiler's pass, for the tests of what the tool edits in host code
+# (launches, files without a trailing newline, byte-order marks).
+# `--param distwar_nvcc=off` leaves nvcc out (a quick snapshot run).
+_use_nvcc = lit_config.params.get("distwar_nvcc", "on") != "off"
+if _use_nvcc and config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
+    _nvcc_common = "-arch=sm_90 -std=c++17 -I %s -o /dev/null" % config.runtime_include
     config.substitutions.append(
-        ("%nvcc-check",
-         "%s -c -arch=sm_90 -std=c++17 -I %s -o /dev/null"
-         % (config.nvcc, config.runtime_include)))
-    # After %nvcc-check, which it is a prefix of.
+        ("%nvcc-check", "%s -cubin %s" % (config.nvcc, _nvcc_common)))
+    config.substitutions.append(
+        ("%nvcc-compile", "%s -c %s" % (config.nvcc, _nvcc_common)))
+    # After the two above, which it is a prefix of.
     config.substitutions.append(("%nvcc", config.nvcc))
 
 # distwar-rewrite tests: hermetic CUDA declarations (no SDK needed) and a
