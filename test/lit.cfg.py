@@ -53,8 +53,8 @@ config.substitutions.append(
     ("%shim", "-include " + os.path.join(config.test_source_root, "Inputs",
                                          "cuda_shim.h")))
 config.substitutions.append(("%examples", os.path.join(config.distwar_src_root, "examples")))
-# The reference kernels (runtime/kernels), rewritten in place of a user's code.
-config.substitutions.append(("%kernels", os.path.join(config.distwar_src_root, "runtime", "kernels")))
+# The reference kernels (kernels), rewritten in place of a user's code.
+config.substitutions.append(("%kernels", os.path.join(config.distwar_src_root, "kernels")))
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
 if config.not_tool:

@@ -1,5 +1,5 @@
 // Fits 2D Gaussians to a procedural image with Adam, through the 3DGS render
-// kernels of runtime/kernels (forward, binning, backward). The backward is
+// kernels of kernels (forward, binning, backward). The backward is
 // built three times from one source: plain atomics, and rewritten by
 // distwar-rewrite with --variant=auto and --variant=serial. Every variant
 // trains from the same initial state in one process, so times per

@@ -45,7 +45,7 @@
 #ifdef DISTWAR_STRATEGY
 #error "distwar: DISTWAR_STRATEGY is not read. Name the strategy as the \
 reduction's first template argument (distwar::strategy::Leader, ...); to build \
-generated code with another one, see runtime/kernels/auto_strategy.cuh"
+generated code with another one, see kernels/auto_strategy.cuh"
 #endif
 
 namespace distwar {
@@ -109,7 +109,7 @@ struct ScatterLeader {
 
 /// The strategy of every reduction called without one. One type for the
 /// whole program: a build that compiles the same generated code with another
-/// strategy names it at the calls (runtime/kernels/auto_strategy.cuh), so no
+/// strategy names it at the calls (kernels/auto_strategy.cuh), so no
 /// two translation units give one entity different meanings.
 using DefaultStrategy = strategy::ScatterLeader;
 

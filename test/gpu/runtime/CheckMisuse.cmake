@@ -1,6 +1,6 @@
 # Compiles StrategyMisuse.cu in each case below: `ok` cases must compile, the
 # others must fail with their diagnostic. Variables: NVCC, SOURCE, INCLUDE,
-# KERNELS (runtime/kernels, for auto_strategy.cuh), ARCH, OUTPUT.
+# KERNELS (kernels, for auto_strategy.cuh), ARCH, OUTPUT.
 # One case: name|flags separated by commas[|expected diagnostic].
 set(auto "-include,${KERNELS}/auto_strategy.cuh")
 set(cases

@@ -1,5 +1,5 @@
 // Tool input (distwar-rewrite lit tests and GPU checks): the 3DGS render
-// backward in the per-Gaussian layout (KERNELS.md section 1): each thread owns
+// backward in the per-Gaussian layout (docs/KERNELS.md section 1): each thread owns
 // one Gaussian, loops over the pixels of the tiles it touches and accumulates
 // its gradients in registers, then issues its atomics once at the end. No two
 // lanes share a key, so batching has nothing to gain: the tool must leave the

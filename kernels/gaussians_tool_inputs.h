@@ -1,5 +1,5 @@
 // Launchers of the 3DGS backward variants kept as distwar-rewrite inputs for
-// the patterns of KERNELS.md section 1 that the reference kernel does not
+// the patterns of docs/KERNELS.md section 1 that the reference kernel does not
 // have (a split group, already hand-reduced code, the per-Gaussian layout).
 // They are not rewritten by the build and not in the variant table: the GPU
 // tests check them against the plain kernel.

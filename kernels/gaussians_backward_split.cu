@@ -1,6 +1,6 @@
 // Tool input (distwar-rewrite lit tests and GPU checks): the 3DGS backward of
 // gaussians_backward.cu with its group of atomics split by one more per-lane
-// `continue` (KERNELS.md section 1, "a variant splits the group"): the colour
+// `continue` (docs/KERNELS.md section 1, "a variant splits the group"): the colour
 // and inverse-depth atomics, the blending state updates, then
 // `if (alpha < min_geometry_alpha) continue;` (geometry gradients only from
 // pixels where the Gaussian is opaque enough), then the six geometry atomics.
