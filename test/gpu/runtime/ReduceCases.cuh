@@ -155,7 +155,7 @@ struct Inputs {
   std::vector<unsigned char> flags;
 };
 
-Inputs makeInputs(const std::string &pattern, std::mt19937 &rng) {
+inline Inputs makeInputs(const std::string &pattern, std::mt19937 &rng) {
   Inputs in;
   in.keys.resize(kThreads);
   in.flags.assign(kThreads, kActive);
@@ -215,7 +215,7 @@ template <typename T> const char *typeName() {
   return "ull";
 }
 
-const char *variantName(Variant v) {
+inline const char *variantName(Variant v) {
   return v == Variant::kPlain       ? "plain"
          : v == Variant::kSerial    ? "serial"
          : v == Variant::kButterfly ? "butterfly"
