@@ -261,7 +261,7 @@ editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
 static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
                                  llvm::StringRef Code, Variant V,
                                  const HeaderFilter *Headers,
-                                 RewriteResult &Result) {
+                                 LineFileNames Names, RewriteResult &Result) {
   ASTContext &Ctx = P.Ctx;
   const SourceManager &SM = Ctx.getSourceManager();
   HeaderPolicyTable Policy(SM, Headers);
@@ -277,7 +277,8 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   }
   PlannedEdits Plan =
       planEdits(Ctx, Sites, Groups, V, FilePath,
-                V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable);
+                V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable,
+                Names);
   if (!Plan.Error.empty())
     return FilePath.str() + ": internal error: " + Plan.Error;
   if (V != Variant::Floor)
@@ -309,7 +310,8 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
 llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
                                             llvm::StringRef Code,
                                             const FrontEnd &Front, Variant V,
-                                            const HeaderFilter *Headers) {
+                                            const HeaderFilter *Headers,
+                                            LineFileNames Names) {
   bool Rewritten = looksRewritten(Code);
   FrontEnd Opts = Front;
   Opts.Args.push_back("-w"); // user warnings are not ours to show
@@ -332,7 +334,7 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
       Failure = P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
                                          : P.DiagnosticText;
     else
-      Failure = rewriteParsed(P, FilePath, Code, V, Headers, Result);
+      Failure = rewriteParsed(P, FilePath, Code, V, Headers, Names, Result);
   });
   if (ParseError)
     return std::move(ParseError);

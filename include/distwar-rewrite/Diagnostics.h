@@ -9,6 +9,8 @@
 #define DISTWAR_REWRITE_DIAGNOSTICS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <vector>
 
 namespace distwar {
 
@@ -26,6 +28,13 @@ struct ReasonInfo {
 
 /// Catalogue entry of \p R; Reason::None has empty fields.
 const ReasonInfo &reasonInfo(Reason R);
+
+/// Every reason of the catalogue, in code order (None excluded).
+std::vector<Reason> allReasons();
+
+/// The reason whose code (`DW0011`, case-insensitive) or short name
+/// (`call-between`) is \p CodeOrName.
+std::optional<Reason> findReason(llvm::StringRef CodeOrName);
 
 } // namespace distwar
 

@@ -18,6 +18,13 @@ namespace distwar {
 /// What the rewrite does with each group (--variant; README, "Usage").
 enum class Variant { Serial, Floor, Auto, Butterfly };
 
+/// How the output's #line directives name the file whose lines they
+/// restore.
+enum class LineFileNames {
+  Absolute, ///< the input's absolute path: the output lives elsewhere
+  Omitted,  ///< no name: the output replaces the input (-i)
+};
+
 /// How files are parsed: the front-end flags and where precompiled CUDA
 /// headers are kept.
 struct FrontEnd {
@@ -78,7 +85,8 @@ bool looksRewritten(llvm::StringRef Code);
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
               const FrontEnd &Front, Variant V,
-              const HeaderFilter *Headers = nullptr);
+              const HeaderFilter *Headers = nullptr,
+              LineFileNames Names = LineFileNames::Absolute);
 
 } // namespace distwar
 

@@ -125,7 +125,7 @@ llvm::Expected<tooling::Replacements> EditList::finish(FileID FID) const {
     unsigned Offset = E.Offset;
     if (std::optional<unsigned> LineStart = directiveLineStart(FID, Offset);
         LineStart && E.Length == 0) {
-      LineRestored[*LineStart] = lineDirective(FID, Offset);
+      LineRestored[*LineStart] = restoringDirective(FID, Offset);
       Offset = *LineStart;
     }
     ByOffset[Offset].push_back(&E);
@@ -166,19 +166,29 @@ std::optional<unsigned> EditList::directiveLineStart(FileID FID,
   return Start;
 }
 
-/// `#line N "file"` naming the line of \p Offset as the user's file does.
-std::string EditList::lineDirective(FileID FID, unsigned Offset) const {
+std::string EditList::lineDirective(FileID FID, unsigned Line,
+                                   llvm::StringRef Renamed) const {
+  std::string Text = "#line " + std::to_string(Line);
+  if (!Renamed.empty())
+    return Text + " \"" + escapeString(Renamed) + "\"";
+  if (Names == LineFileNames::Omitted)
+    return Text;
+  std::string Path =
+      FID == SM.getMainFileID() ? FilePath : absoluteFilePath(SM, FID);
+  return Text + " \"" + escapeString(Path) + "\"";
+}
+
+/// The #line directive that gives the line of \p Offset its number (and
+/// name) in the user's file back.
+std::string EditList::restoringDirective(FileID FID, unsigned Offset) const {
   PresumedLoc P =
       SM.getPresumedLoc(SM.getLocForStartOfFile(FID).getLocWithOffset(Offset));
   assert(P.isValid() && "a location in an edited file has a line");
   // The name the prologue's #line gave the file, unless the user's own
   // #line directives renamed it.
   llvm::StringRef Parsed = SM.getFileEntryRefForID(FID)->getName();
-  std::string Name = P.getFilename() != Parsed ? std::string(P.getFilename())
-                     : FID == SM.getMainFileID() ? FilePath
-                                                 : absoluteFilePath(SM, FID);
-  return "#line " + std::to_string(P.getLine()) + " \"" + escapeString(Name) +
-         "\"";
+  return lineDirective(FID, P.getLine(),
+                       P.getFilename() != Parsed ? P.getFilename() : "");
 }
 
 } // namespace distwar

@@ -13,6 +13,7 @@
 #define DISTWAR_EMIT_EDITLIST_H
 
 #include "Find/AtomicSites.h"
+#include "distwar-rewrite/Rewriter.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -39,9 +40,9 @@ enum Rank {
 class EditList {
 public:
   EditList(clang::ASTContext &Ctx, llvm::StringRef FilePath,
-           const EditableHeaders *Headers)
+           const EditableHeaders *Headers, LineFileNames Names)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), FilePath(FilePath),
-        Headers(Headers) {}
+        Headers(Headers), Names(Names) {}
 
   /// The main file, or a header that --edit-headers allows.
   bool editable(clang::FileID File) const;
@@ -71,6 +72,12 @@ public:
   bool landedOutside() const { return NotInFile; }
   /// The files that have edits, the main file first if it has any.
   std::vector<clang::FileID> editedFiles() const;
+  /// `#line Line "file"` for \p FID, named as its output names it (`#line
+  /// Line` when names are omitted), or \p Renamed where the user's own #line
+  /// directives named it so.
+  std::string lineDirective(clang::FileID FID, unsigned Line,
+                            llvm::StringRef Renamed = "") const;
+
   /// The edits of \p FID as one valid set of replacements.
   llvm::Expected<clang::tooling::Replacements> finish(clang::FileID FID) const;
 
@@ -84,12 +91,13 @@ private:
 
   std::optional<unsigned> directiveLineStart(clang::FileID FID,
                                              unsigned Offset) const;
-  std::string lineDirective(clang::FileID FID, unsigned Offset) const;
+  std::string restoringDirective(clang::FileID FID, unsigned Offset) const;
 
   clang::ASTContext &Ctx;
   const clang::SourceManager &SM;
   std::string FilePath;
   const EditableHeaders *Headers;
+  LineFileNames Names;
   std::vector<Edit> Edits;
   bool NotInFile = false;
 };

@@ -8,7 +8,6 @@
 #include "Emit/CursorEdits.h"
 #include "Emit/DeferredAddress.h"
 #include "Emit/SiteTableNames.h"
-#include "Parse/SourcePaths.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
@@ -51,10 +50,11 @@ struct ButterflyNames {
 class Planner {
 public:
   Planner(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-          llvm::StringRef FilePath, const EditableHeaders *Headers)
+          llvm::StringRef FilePath, const EditableHeaders *Headers,
+          LineFileNames Names)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), FilePath(FilePath),
         Headers(Headers), Table(siteTableName(FilePath)),
-        Edits(Ctx, FilePath, Headers), Where(Ctx, Sites) {}
+        Edits(Ctx, FilePath, Headers, Names), Where(Ctx, Sites) {}
 
   /// The file that holds \p G's function: the main file or a header.
   FileID fileOf(const SiteGroup &G) const { return Where.fileOf(G); }
@@ -145,8 +145,7 @@ public:
       if (!Main)
         Text += "#endif\n";
     }
-    std::string Path = Main ? FilePath : absoluteFilePath(SM, File);
-    Text += "#line 1 \"" + escapeString(Path) + "\"\n";
+    Text += Edits.lineDirective(File, 1) + "\n";
     // A UTF-8 byte-order mark stays the file's first bytes.
     unsigned Start =
         SM.getBufferData(File).starts_with("\xEF\xBB\xBF") ? 3 : 0;
@@ -459,11 +458,11 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups, Variant V,
                        llvm::StringRef FilePath,
                        std::vector<VariantDecision> *Decisions,
-                       const EditableHeaders *Headers) {
+                       const EditableHeaders *Headers, LineFileNames Names) {
   PlannedEdits Out;
   Out.SlotTexts.resize(Sites.size());
   Out.SizeTexts.resize(Groups.size());
-  Planner P(Ctx, Sites, FilePath, Headers);
+  Planner P(Ctx, Sites, FilePath, Headers, Names);
   const SourceManager &SM = Ctx.getSourceManager();
   if (V == Variant::Floor) {
     std::vector<size_t> Floored;

@@ -41,7 +41,8 @@ PlannedEdits planEdits(clang::ASTContext &Ctx,
                        std::vector<SiteGroup> &Groups, Variant V,
                        llvm::StringRef FilePath,
                        std::vector<VariantDecision> *Decisions = nullptr,
-                       const EditableHeaders *Headers = nullptr);
+                       const EditableHeaders *Headers = nullptr,
+                       LineFileNames Names = LineFileNames::Absolute);
 
 } // namespace distwar
 

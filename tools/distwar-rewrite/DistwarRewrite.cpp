@@ -14,6 +14,7 @@
 #include "distwar-rewrite/PchCache.h"
 #include "distwar-rewrite/Rewriter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -38,7 +39,9 @@ static cl::extrahelp MoreHelp(
     "reductions.\nExample: distwar-rewrite kernel.cu -o out.cu -- "
     "-Iinclude\n");
 
-static cl::opt<std::string> OutputFile("o", cl::desc("Write the result here"),
+static cl::opt<std::string> OutputFile("o",
+                                       cl::desc("Write the result here ('-': "
+                                                "standard output)"),
                                        cl::value_desc("file"),
                                        cl::cat(Category));
 static cl::opt<bool> InPlace("i",
@@ -116,6 +119,23 @@ static cl::opt<bool> AlwaysParse(
     cl::desc("Parse files whose tokens name nothing atomic too (tests check "
              "that skipping them changes nothing)"),
     cl::cat(Category));
+static cl::opt<bool> Check(
+    "check",
+    cl::desc("Write nothing; name each input the rewrite would change and "
+             "exit 1 if there is one (a CI gate)"),
+    cl::cat(Category));
+
+static cl::opt<bool> ListReasons(
+    "list-reasons",
+    cl::desc("Print every reason a site or group is left alone, and exit"),
+    cl::cat(Category));
+
+static cl::opt<std::string>
+    Explain("explain",
+            cl::desc("Print what a reason (DW0011 or call-between) means, "
+                     "and exit"),
+            cl::value_desc("reason"), cl::cat(Category));
+
 static cl::opt<bool>
     TimeReport("time-report",
                cl::desc("Print the time each file took to stderr"),
@@ -234,6 +254,12 @@ static std::optional<Variant> parseVariant(StringRef Name) {
 
 /// The option errors that need no file: an error message, or "".
 static std::string optionError(size_t Inputs) {
+  if (Inputs == 0)
+    return "no input files (distwar-rewrite --help tells how to name them)";
+  if (Check && (!OutputFile.empty() || InPlace || !DepFile.empty()))
+    return "--check writes nothing: it excludes -o, -i and --depfile";
+  if (OutputFile == "-" && !DepFile.empty())
+    return "--depfile needs a file to name: -o FILE or -i, not -o -";
   if (!OutputFile.empty() && Inputs != 1)
     return "-o takes exactly one input file, got " + std::to_string(Inputs);
   if (!OutputFile.empty() && InPlace)
@@ -355,7 +381,7 @@ static OutputFiles outputs(ArrayRef<RewriteResult> Results,
   for (size_t I = 0; I < Results.size(); ++I) {
     if (InPlace && Results[I].Report.Changed)
       Out.add({Paths[I], Results[I].Output, /*InPlace=*/true});
-    else if (!OutputFile.empty())
+    else if (!OutputFile.empty() && OutputFile != "-")
       Out.add({OutputFile, Results[I].Output});
   }
   if (!DepFile.empty())
@@ -400,7 +426,8 @@ static Error rewriteAll(clang::tooling::CommonOptionsParser &Parsed,
     auto Start = std::chrono::steady_clock::now();
     Expected<RewriteResult> R = rewriteSource(
         Abs, (*Buffer)->getBuffer(), Front, *parseVariant(VariantOpt),
-        Headers.empty() ? nullptr : &Headers);
+        Headers.empty() ? nullptr : &Headers,
+        InPlace ? LineFileNames::Omitted : LineFileNames::Absolute);
     if (TimeReport)
       errs() << "distwar-rewrite: " << File << ": "
              << std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -414,6 +441,42 @@ static Error rewriteAll(clang::tooling::CommonOptionsParser &Parsed,
     Paths.push_back(Abs);
   }
   return Error::success();
+}
+
+/// --list-reasons: one line per reason, `DW0011 call-between: ...`.
+static void listReasons(raw_ostream &OS) {
+  for (Reason R : allReasons()) {
+    const ReasonInfo &Info = reasonInfo(R);
+    OS << Info.Code << " " << Info.Name << ": " << Info.Message << "\n";
+  }
+}
+
+/// --explain: the reason's code, name and meaning, or an error.
+static int explainReason(StringRef CodeOrName, raw_ostream &OS) {
+  std::optional<Reason> R = findReason(CodeOrName);
+  if (!R)
+    return fail("no reason '" + CodeOrName +
+                "' (distwar-rewrite --list-reasons prints them all)");
+  const ReasonInfo &Info = reasonInfo(*R);
+  OS << Info.Code << " " << Info.Name << "\n  " << Info.Message << ".\n"
+     << "Reports name it where a site or group is left alone; "
+        "docs/GENERATED_CODE.md says what each rewrite relies on.\n";
+  return 0;
+}
+
+/// --check: names each input that would change; 1 if one would.
+static int checkResults(ArrayRef<RewriteResult> Results,
+                        ArrayRef<std::string> Paths) {
+  int Status = 0;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    bool Headers = llvm::any_of(Results[I].Headers,
+                                [](const HeaderOutput &H) { return H.Edited; });
+    if (!Results[I].Report.Changed && !Headers)
+      continue;
+    errs() << "distwar-rewrite: " << Paths[I] << ": would be rewritten\n";
+    Status = 1;
+  }
+  return Status;
 }
 
 /// The command line's own error, as `error:` lines (none when the option
@@ -444,10 +507,20 @@ int main(int argc, const char **argv) {
   if (!Args)
     return fail(toString(Args.takeError()));
   int ExpandedArgc = Args->size();
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "distwar-rewrite " DISTWAR_VERSION " (LLVM " LLVM_VERSION_STRING
+          ")\n";
+  });
   auto Parsed = clang::tooling::CommonOptionsParser::create(
-      ExpandedArgc, Args->data(), Category, cl::OneOrMore);
+      ExpandedArgc, Args->data(), Category, cl::ZeroOrMore);
   if (!Parsed)
     return optionParserFailure(Parsed.takeError());
+  if (ListReasons) {
+    listReasons(outs());
+    return 0;
+  }
+  if (Explain.getNumOccurrences())
+    return explainReason(Explain, outs());
   if (std::string E = optionError(Parsed->getSourcePathList().size());
       !E.empty())
     return fail(E);
@@ -468,18 +541,35 @@ int main(int argc, const char **argv) {
   if (!Cuda)
     return fail(toString(Cuda.takeError()));
 
+  if (*parseVariant(VariantOpt) == Variant::Floor)
+    errs() << "distwar-rewrite: warning: --variant=floor drops every "
+              "gradient atomicAdd: the output computes no gradients (a "
+              "benchmark's lower bound, never a build's)\n";
+
   std::vector<RewriteResult> Results;
   std::vector<std::string> Paths;
   if (Error E = rewriteAll(*Parsed, *Cuda, *Headers, Results, Paths))
     return fail(toString(std::move(E)));
+  bool WantReport = ReportFormat.getNumOccurrences() || !ReportFile.empty();
+  std::string Report = WantReport ? reportText(Results) : "";
+  if (Check) {
+    OutputFiles ReportOnly;
+    if (!ReportFile.empty())
+      ReportOnly.add({ReportFile, Report});
+    if (Error E = ReportOnly.check(Paths))
+      return fail(toString(std::move(E)));
+    if (Error E = ReportOnly.commit())
+      return fail(toString(std::move(E)));
+    if (WantReport && ReportFile.empty())
+      errs() << Report;
+    return checkResults(Results, Paths);
+  }
 
   // Everything parsed: check every output, then write them all or none.
   std::vector<HeaderWrite> HeaderWrites;
   HeaderDestinations Where{InPlace, OutputFile, HeaderOutputDir};
   if (Error E = planHeaderWrites(Results, Paths, Where, HeaderWrites))
     return fail(toString(std::move(E)));
-  bool WantReport = ReportFormat.getNumOccurrences() || !ReportFile.empty();
-  std::string Report = WantReport ? reportText(Results) : "";
   OutputFiles Out = outputs(Results, Paths, HeaderWrites, Report);
   if (Error E = Out.check(Paths))
     return fail(toString(std::move(E)));
@@ -487,7 +577,7 @@ int main(int argc, const char **argv) {
     errs() << "distwar-rewrite: outputs staged, pausing\n";
   if (Error E = Out.commit(PauseBeforeWrite))
     return fail(toString(std::move(E)));
-  if (!InPlace && OutputFile.empty())
+  if (!InPlace && (OutputFile.empty() || OutputFile == "-"))
     for (const RewriteResult &R : Results)
       outs() << R.Output;
   if (WantReport && ReportFile.empty())
