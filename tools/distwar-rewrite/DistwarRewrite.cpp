@@ -6,8 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DepFile.h"
 #include "HeaderWrites.h"
 #include "OutputFiles.h"
+#include "ReasonCatalogue.h"
 #include "distwar-rewrite/CudaArgs.h"
 #include "distwar-rewrite/HeaderFilter.h"
 #include "distwar-rewrite/Paths.h"
@@ -165,24 +167,6 @@ static std::string runtimeIncludeDir(const char *Argv0) {
   return DISTWAR_RUNTIME_INCLUDE_DIR;
 }
 
-/// A make rule target or prerequisite: spaces, '#', '$' and ':' escaped.
-static std::string escapeForMake(StringRef Path) {
-  std::string Out;
-  for (size_t I = 0; I < Path.size(); ++I) {
-    char C = Path[I];
-    if (C == ' ' || C == '#' || C == ':') {
-      // Backslashes before a space are doubled, as GCC does.
-      for (size_t J = I; J > 0 && Path[J - 1] == '\\'; --J)
-        Out += '\\';
-      Out += '\\';
-    } else if (C == '$') {
-      Out += '$';
-    }
-    Out += C;
-  }
-  return Out;
-}
-
 /// Removes the include directories that are \p Dir (the edited headers'
 /// output, which builds put first on the include path): the parse must read
 /// the originals, or it would see its own output and the depfile would name
@@ -210,18 +194,6 @@ static void dropIncludeDir(std::vector<std::string> &Flags, StringRef Dir,
       Kept.push_back(Flags[I]);
   }
   Flags = std::move(Kept);
-}
-
-static std::string depFileText(ArrayRef<std::string> Targets,
-                               ArrayRef<std::string> Prerequisites) {
-  std::string Text;
-  for (const std::string &T : Targets)
-    Text += (Text.empty() ? "" : " ") + escapeForMake(T);
-  Text += ":";
-  for (const std::string &P : Prerequisites)
-    Text += " \\\n  " + escapeForMake(P);
-  Text += "\n";
-  return Text;
 }
 
 /// Response files expanded; a command line with neither `--` nor `-p`
@@ -443,27 +415,6 @@ static Error rewriteAll(clang::tooling::CommonOptionsParser &Parsed,
   return Error::success();
 }
 
-/// --list-reasons: one line per reason, `DW0011 call-between: ...`.
-static void listReasons(raw_ostream &OS) {
-  for (Reason R : allReasons()) {
-    const ReasonInfo &Info = reasonInfo(R);
-    OS << Info.Code << " " << Info.Name << ": " << Info.Message << "\n";
-  }
-}
-
-/// --explain: the reason's code, name and meaning, or an error.
-static int explainReason(StringRef CodeOrName, raw_ostream &OS) {
-  std::optional<Reason> R = findReason(CodeOrName);
-  if (!R)
-    return fail("no reason '" + CodeOrName +
-                "' (distwar-rewrite --list-reasons prints them all)");
-  const ReasonInfo &Info = reasonInfo(*R);
-  OS << Info.Code << " " << Info.Name << "\n  " << Info.Message << ".\n"
-     << "Reports name it where a site or group is left alone; "
-        "docs/GENERATED_CODE.md says what each rewrite relies on.\n";
-  return 0;
-}
-
 /// --check: names each input that would change; 1 if one would.
 static int checkResults(ArrayRef<RewriteResult> Results,
                         ArrayRef<std::string> Paths) {
@@ -498,6 +449,58 @@ static int optionParserFailure(Error E) {
   return 1;
 }
 
+/// Writes the report (to its file, or stderr) and names the inputs that
+/// would change; 1 if one would.
+static int checkOnly(ArrayRef<RewriteResult> Results,
+                     ArrayRef<std::string> Paths, StringRef Report) {
+  OutputFiles ReportOnly;
+  if (!ReportFile.empty())
+    ReportOnly.add({ReportFile, Report.str()});
+  if (Error E = ReportOnly.check(Paths))
+    return fail(toString(std::move(E)));
+  if (Error E = ReportOnly.commit())
+    return fail(toString(std::move(E)));
+  if (!Report.empty() && ReportFile.empty())
+    errs() << Report;
+  return checkResults(Results, Paths);
+}
+
+/// Everything parsed: checks every output, then writes them all or none.
+static int writeAll(ArrayRef<RewriteResult> Results,
+                    ArrayRef<std::string> Paths, StringRef Report) {
+  std::vector<HeaderWrite> HeaderWrites;
+  HeaderDestinations Where{InPlace, OutputFile, HeaderOutputDir};
+  if (Error E = planHeaderWrites(Results, Paths, Where, HeaderWrites))
+    return fail(toString(std::move(E)));
+  OutputFiles Out = outputs(Results, Paths, HeaderWrites, Report);
+  if (Error E = Out.check(Paths))
+    return fail(toString(std::move(E)));
+  if (PauseBeforeWrite)
+    errs() << "distwar-rewrite: outputs staged, pausing\n";
+  if (Error E = Out.commit(PauseBeforeWrite))
+    return fail(toString(std::move(E)));
+  if (!InPlace && (OutputFile.empty() || OutputFile == "-"))
+    for (const RewriteResult &R : Results)
+      outs() << R.Output;
+  if (!Report.empty() && ReportFile.empty())
+    errs() << Report;
+  return 0;
+}
+
+/// Copies inside an allowed directory would replace originals, or be taken
+/// for originals by the next run.
+static std::string headerOutputDirError(const HeaderFilter &Headers) {
+  if (HeaderOutputDir.empty())
+    return "";
+  SmallString<256> Probe(HeaderOutputDir);
+  sys::path::append(Probe, "distwar-probe.h");
+  if (!Headers.relativePath(Probe))
+    return "";
+  return "--header-output-dir '" + HeaderOutputDir +
+         "' lies inside an --edit-headers entry; choose a directory outside "
+         "the headers it copies";
+}
+
 int main(int argc, const char **argv) {
   // @file anywhere on the command line, the tool's options and the compiler
   // flags after "--" alike (GNU quoting, as CMake and GCC write them).
@@ -520,27 +523,18 @@ int main(int argc, const char **argv) {
     return 0;
   }
   if (Explain.getNumOccurrences())
-    return explainReason(Explain, outs());
+    return explainReason(Explain, outs()) ? 0 : fail(unknownReason(Explain));
   if (std::string E = optionError(Parsed->getSourcePathList().size());
       !E.empty())
     return fail(E);
   Expected<HeaderFilter> Headers = HeaderFilter::create(EditHeaders);
   if (!Headers)
     return fail(toString(Headers.takeError()));
-  if (!HeaderOutputDir.empty()) {
-    // Copies inside an allowed directory would replace originals, or be
-    // taken for originals by the next run.
-    SmallString<256> Probe(HeaderOutputDir);
-    sys::path::append(Probe, "distwar-probe.h");
-    if (Headers->relativePath(Probe))
-      return fail("--header-output-dir '" + HeaderOutputDir +
-                  "' lies inside an --edit-headers entry; choose a directory "
-                  "outside the headers it copies");
-  }
+  if (std::string E = headerOutputDirError(*Headers); !E.empty())
+    return fail(E);
   Expected<CudaOptions> Cuda = cudaOptions(argv[0]);
   if (!Cuda)
     return fail(toString(Cuda.takeError()));
-
   if (*parseVariant(VariantOpt) == Variant::Floor)
     errs() << "distwar-rewrite: warning: --variant=floor drops every "
               "gradient atomicAdd: the output computes no gradients (a "
@@ -552,35 +546,6 @@ int main(int argc, const char **argv) {
     return fail(toString(std::move(E)));
   bool WantReport = ReportFormat.getNumOccurrences() || !ReportFile.empty();
   std::string Report = WantReport ? reportText(Results) : "";
-  if (Check) {
-    OutputFiles ReportOnly;
-    if (!ReportFile.empty())
-      ReportOnly.add({ReportFile, Report});
-    if (Error E = ReportOnly.check(Paths))
-      return fail(toString(std::move(E)));
-    if (Error E = ReportOnly.commit())
-      return fail(toString(std::move(E)));
-    if (WantReport && ReportFile.empty())
-      errs() << Report;
-    return checkResults(Results, Paths);
-  }
-
-  // Everything parsed: check every output, then write them all or none.
-  std::vector<HeaderWrite> HeaderWrites;
-  HeaderDestinations Where{InPlace, OutputFile, HeaderOutputDir};
-  if (Error E = planHeaderWrites(Results, Paths, Where, HeaderWrites))
-    return fail(toString(std::move(E)));
-  OutputFiles Out = outputs(Results, Paths, HeaderWrites, Report);
-  if (Error E = Out.check(Paths))
-    return fail(toString(std::move(E)));
-  if (PauseBeforeWrite)
-    errs() << "distwar-rewrite: outputs staged, pausing\n";
-  if (Error E = Out.commit(PauseBeforeWrite))
-    return fail(toString(std::move(E)));
-  if (!InPlace && (OutputFile.empty() || OutputFile == "-"))
-    for (const RewriteResult &R : Results)
-      outs() << R.Output;
-  if (WantReport && ReportFile.empty())
-    errs() << Report;
-  return 0;
+  return Check ? checkOnly(Results, Paths, Report)
+               : writeAll(Results, Paths, Report);
 }
