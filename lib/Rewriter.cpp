@@ -8,6 +8,7 @@
 #include "Emit/LaunchTuning.h"
 #include "Find/AtomicSites.h"
 #include "Find/MacroSites.h"
+#include "Find/OptOut.h"
 #include "Group/ContinueSplit.h"
 #include "Group/Grouping.h"
 #include "Parse/ParsedFile.h"
@@ -268,6 +269,7 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);
   resolveMacroSites(Ctx, P.Tokens, Sites);
   markAlreadyReduced(Sites);
+  markOptedOut(Ctx, Sites);
   std::vector<SiteGroup> Groups = groupSites(Ctx, Sites);
   std::vector<VariantDecision> Decisions;
   if (V != Variant::Floor) {

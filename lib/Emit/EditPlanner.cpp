@@ -120,7 +120,8 @@ public:
                SM.getFileID(SM.getExpansionLoc(S.Function->getLocation())) &&
            S.Why != Reason::HeaderNotEditable &&
            S.Why != Reason::HeaderEnteredTwice &&
-           S.Why != Reason::AlreadyRewritten && !S.TypeText.empty() &&
+           S.Why != Reason::AlreadyRewritten && S.Why != Reason::OptedOut &&
+           !S.TypeText.empty() &&
            S.TypeText.find('<') == std::string::npos &&
            (S.Invocation || (Callee->getBeginLoc().isFileID() &&
                              Callee->getEndLoc().isFileID()));
