@@ -1,11 +1,11 @@
-//===- AtomicSitesTest.cpp - address decomposition of atomic sites --------===//
+//===- AddressDecompositionTest.cpp - buffer, key and field of sites ------===//
 //
 // Which buffer, key and field each atomicAdd's address is made of, and the
 // addresses that are refused with their reason.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Find/AtomicSites.h"
+#include "Find/AddressDecomposition.h"
 #include "TestAST.h"
 #include "gtest/gtest.h"
 
