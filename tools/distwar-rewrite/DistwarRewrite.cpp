@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConfigFile.h"
 #include "DepFile.h"
 #include "HeaderWrites.h"
 #include "OutputFiles.h"
@@ -138,10 +139,19 @@ static cl::opt<std::string>
                      "and exit"),
             cl::value_desc("reason"), cl::cat(Category));
 
+static cl::opt<bool> DumpConfig(
+    "dump-config",
+    cl::desc("Print the settings in effect (the nearest .distwar.yaml above "
+             "the first input, then the command line) as YAML, and exit"),
+    cl::cat(Category));
+
 static cl::opt<bool>
     TimeReport("time-report",
                cl::desc("Print the time each file took to stderr"),
                cl::cat(Category));
+
+/// The compiler flags of .distwar.yaml's ExtraArgs, after every input's own.
+static std::vector<std::string> ConfigArgs;
 
 static int fail(const Twine &Message) {
   errs() << "distwar-rewrite: error: " << Message << "\n";
@@ -284,6 +294,7 @@ userFlags(const clang::tooling::CompilationDatabase &Database, StringRef File,
   }
   if (GpuArch.getNumOccurrences())
     FileCuda.GpuArch = GpuArch;
+  llvm::append_range(Flags, ConfigArgs);
   if (!HeaderOutputDir.empty())
     dropIncludeDir(Flags, HeaderOutputDir, Directory);
   return Flags;
@@ -487,6 +498,34 @@ static int writeAll(ArrayRef<RewriteResult> Results,
   return 0;
 }
 
+/// Applies the nearest .distwar.yaml under the command line: its variant
+/// unless --variant was given, its headers unless --edit-headers was, its
+/// flags after every input's. Returns the settings in effect.
+static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
+  SmallString<256> Dir;
+  if (!Inputs.empty())
+    Dir = sys::path::parent_path(absolutePath(Inputs.front()));
+  else
+    sys::fs::current_path(Dir);
+  Expected<ToolConfig> Config = findConfig(Dir);
+  if (!Config)
+    return Config.takeError();
+  if (Config->Variant && !parseVariant(*Config->Variant))
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: Variant takes auto, butterfly, serial or "
+                             "floor, not '%s'",
+                             Config->Path.c_str(), Config->Variant->c_str());
+  if (Config->Variant && !VariantOpt.getNumOccurrences())
+    VariantOpt = *Config->Variant;
+  if (EditHeaders.empty())
+    for (const std::string &H : Config->EditHeaders)
+      EditHeaders.push_back(H);
+  ConfigArgs = Config->ExtraArgs;
+  Config->Variant = VariantOpt;
+  Config->EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
+  return Config;
+}
+
 /// Copies inside an allowed directory would replace originals, or be taken
 /// for originals by the next run.
 static std::string headerOutputDirError(const HeaderFilter &Headers) {
@@ -524,6 +563,13 @@ int main(int argc, const char **argv) {
   }
   if (Explain.getNumOccurrences())
     return explainReason(Explain, outs()) ? 0 : fail(unknownReason(Explain));
+  Expected<ToolConfig> Config = applyConfig(Parsed->getSourcePathList());
+  if (!Config)
+    return fail(toString(Config.takeError()));
+  if (DumpConfig) {
+    outs() << dumpConfig(*Config);
+    return 0;
+  }
   if (std::string E = optionError(Parsed->getSourcePathList().size());
       !E.empty())
     return fail(E);

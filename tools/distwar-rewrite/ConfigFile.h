@@ -1,0 +1,40 @@
+//===- ConfigFile.h - .distwar.yaml, found above the input ------*- C++ -*-===//
+//
+// Settings a project keeps next to its sources, as clang-format and
+// clang-tidy keep theirs: the nearest `.distwar.yaml` in the first input's
+// directory or a parent. The command line wins over it.
+//
+//   Variant: serial           # as --variant
+//   EditHeaders: [include]    # as --edit-headers, relative to the file
+//   ExtraArgs: [-DFAST=1]     # appended to every input's compiler flags
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_TOOLS_CONFIGFILE_H
+#define DISTWAR_TOOLS_CONFIGFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distwar {
+
+struct ToolConfig {
+  std::string Path; ///< the file read; empty when none was found
+  std::optional<std::string> Variant;
+  std::vector<std::string> EditHeaders; ///< absolute
+  std::vector<std::string> ExtraArgs;
+};
+
+/// The nearest `.distwar.yaml` in \p Dir or one of its parents (an empty
+/// config when there is none), or an error naming the file and line.
+llvm::Expected<ToolConfig> findConfig(llvm::StringRef Dir);
+
+/// \p C as YAML, with a comment naming the file it came from.
+std::string dumpConfig(const ToolConfig &C);
+
+} // namespace distwar
+
+#endif
