@@ -345,8 +345,7 @@ private:
   /// and reopens one for the next.
   void planKeyCapture(const SiteGroup &G, const FlagPlan &F,
                       const ButterflyNames &N) {
-    std::string Capture =
-        " " + N.Key + " = " + Sites[G.Sites.front()].KeyText + ";";
+    std::string Capture = keyCapture(G, N);
     if (F.GroupUnderIf)
       Edits.add(Where.afterStatement(G.Last), 0,
                 Capture + " " + N.Reached + " = true;", RankReduce);
@@ -363,16 +362,18 @@ private:
     }
   }
 
+  /// ` distwar_keyK = <the group's key>;`
+  std::string keyCapture(const SiteGroup &G, const ButterflyNames &N) const {
+    return " " + N.Key + " = " + Sites[G.Sites.front()].KeyText + ";";
+  }
+
   /// After the holder: the key captured (unless a Reached flag did), the
   /// open guards closed, \p Call, and the guard of the body's trailing
   /// statements after the last group.
   void planReduction(const SiteGroup &G, const FlagPlan &F,
                      const ButterflyNames &N, bool UsesReached,
                      const std::string &Call) {
-    std::string Tail =
-        UsesReached ? ""
-                    : " " + N.Key + " = " + Sites[G.Sites.front()].KeyText +
-                          ";";
+    std::string Tail = UsesReached ? "" : keyCapture(G, N);
     Tail += " " + std::string(F.GuardsOpen, '}');
     if (F.GuardsOpen)
       Tail += " ";

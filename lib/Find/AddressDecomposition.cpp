@@ -450,7 +450,8 @@ void AddressDecomposer::keyByAddress() {
 /// differ is the key of field 0, which joins `p + 1`'s group.
 void AddressDecomposer::keyByPointer(const DeclRefExpr *Ref) {
   Site.Buffer = cast<VarDecl>(Ref->getDecl());
-  if (Buffers.isUniform(Site.Buffer, nullptr, NestedField, Function)) {
+  if (Buffers.isUniform(Site.Buffer, /*Field=*/nullptr, /*NestedField=*/false,
+                        Function)) {
     keyByAddress();
     return;
   }

@@ -9,15 +9,8 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
-/// The keys as the file spells them.
-struct ConfigKeys {
-  std::optional<std::string> Variant;
-  std::vector<std::string> EditHeaders;
-  std::vector<std::string> ExtraArgs;
-};
-
-template <> struct llvm::yaml::MappingTraits<ConfigKeys> {
-  static void mapping(IO &IO, ConfigKeys &Keys) {
+template <> struct llvm::yaml::MappingTraits<distwar::ConfigSettings> {
+  static void mapping(IO &IO, distwar::ConfigSettings &Keys) {
     IO.mapOptional("Variant", Keys.Variant);
     IO.mapOptional("EditHeaders", Keys.EditHeaders);
     IO.mapOptional("ExtraArgs", Keys.ExtraArgs);
@@ -31,7 +24,7 @@ namespace {
 constexpr const char *kFileName = ".distwar.yaml";
 
 /// Parses \p Path; the first YAML error as `file:line:col: message`.
-llvm::Expected<ConfigKeys> parseKeys(const std::string &Path) {
+llvm::Expected<ConfigSettings> parseKeys(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return llvm::createStringError(Buffer.getError(), "cannot read '%s': %s",
@@ -45,7 +38,7 @@ llvm::Expected<ConfigKeys> parseKeys(const std::string &Path) {
              llvm::Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
                 .str();
   };
-  ConfigKeys Keys;
+  ConfigSettings Keys;
   llvm::yaml::Input In((*Buffer)->getMemBufferRef(), nullptr, Handler, &Error);
   In >> Keys;
   if (In.error() || !Error.empty())
@@ -65,21 +58,20 @@ llvm::Expected<ToolConfig> findConfig(llvm::StringRef Dir) {
     llvm::sys::path::append(Candidate, kFileName);
     if (!llvm::sys::fs::is_regular_file(Candidate))
       continue;
-    llvm::Expected<ConfigKeys> Keys = parseKeys(std::string(Candidate));
+    llvm::Expected<ConfigSettings> Keys = parseKeys(std::string(Candidate));
     if (!Keys)
       return Keys.takeError();
     Config.Path = std::string(Candidate);
-    Config.Variant = Keys->Variant;
-    for (const std::string &H : Keys->EditHeaders)
-      Config.EditHeaders.push_back(absolutePath(H, D));
-    Config.ExtraArgs = Keys->ExtraArgs;
+    Config.Settings = std::move(*Keys);
+    for (std::string &H : Config.Settings.EditHeaders)
+      H = absolutePath(H, D);
     return Config;
   }
   return Config;
 }
 
 std::string dumpConfig(const ToolConfig &C) {
-  ConfigKeys Keys{C.Variant, C.EditHeaders, C.ExtraArgs};
+  ConfigSettings Keys = C.Settings;
   std::string Text = C.Path.empty() ? std::string("# no .distwar.yaml found\n")
                                     : "# " + C.Path + "\n";
   llvm::raw_string_ostream OS(Text);

@@ -21,11 +21,16 @@
 
 namespace distwar {
 
+/// The keys of the file.
+struct ConfigSettings {
+  std::optional<std::string> Variant;
+  std::vector<std::string> EditHeaders; ///< absolute once read
+  std::vector<std::string> ExtraArgs;
+};
+
 struct ToolConfig {
   std::string Path; ///< the file read; empty when none was found
-  std::optional<std::string> Variant;
-  std::vector<std::string> EditHeaders; ///< absolute
-  std::vector<std::string> ExtraArgs;
+  ConfigSettings Settings;
 };
 
 /// The nearest `.distwar.yaml` in \p Dir or one of its parents (an empty

@@ -153,6 +153,11 @@ static cl::opt<bool>
 /// The compiler flags of .distwar.yaml's ExtraArgs, after every input's own.
 static std::vector<std::string> ConfigArgs;
 
+/// The rewritten files go to standard output (no -o, or -o -, and no -i).
+static bool toStdout() {
+  return !InPlace && (OutputFile.empty() || OutputFile == "-");
+}
+
 static int fail(const Twine &Message) {
   errs() << "distwar-rewrite: error: " << Message << "\n";
   return 1;
@@ -352,11 +357,10 @@ static bool alreadyWritten(const HeaderWrite &W) {
   return Old && (*Old)->getBuffer() == W.Header->Output;
 }
 
-/// Every file this run writes: header copies, results, depfile, report.
+/// The files a rewrite writes: header copies, results, depfile.
 static OutputFiles outputs(ArrayRef<RewriteResult> Results,
                            ArrayRef<std::string> Paths,
-                           ArrayRef<HeaderWrite> HeaderWrites,
-                           StringRef ReportText) {
+                           ArrayRef<HeaderWrite> HeaderWrites) {
   OutputFiles Out;
   for (const HeaderWrite &W : HeaderWrites)
     if (!alreadyWritten(W))
@@ -364,13 +368,11 @@ static OutputFiles outputs(ArrayRef<RewriteResult> Results,
   for (size_t I = 0; I < Results.size(); ++I) {
     if (InPlace && Results[I].Report.Changed)
       Out.add({Paths[I], Results[I].Output, /*InPlace=*/true});
-    else if (!OutputFile.empty() && OutputFile != "-")
+    else if (!InPlace && !toStdout())
       Out.add({OutputFile, Results[I].Output});
   }
   if (!DepFile.empty())
     Out.add({DepFile, depFile(Results, Paths)});
-  if (!ReportFile.empty())
-    Out.add({ReportFile, ReportText.str()});
   return Out;
 }
 
@@ -460,41 +462,45 @@ static int optionParserFailure(Error E) {
   return 1;
 }
 
-/// Writes the report (to its file, or stderr) and names the inputs that
-/// would change; 1 if one would.
-static int checkOnly(ArrayRef<RewriteResult> Results,
-                     ArrayRef<std::string> Paths, StringRef Report) {
-  OutputFiles ReportOnly;
+/// Checks every file of \p Out and the report's, writes them all or none,
+/// and prints the report where no file takes it.
+static int commitOutputs(OutputFiles &Out, ArrayRef<std::string> Paths,
+                         StringRef Report) {
   if (!ReportFile.empty())
-    ReportOnly.add({ReportFile, Report.str()});
-  if (Error E = ReportOnly.check(Paths))
-    return fail(toString(std::move(E)));
-  if (Error E = ReportOnly.commit())
-    return fail(toString(std::move(E)));
-  if (!Report.empty() && ReportFile.empty())
-    errs() << Report;
-  return checkResults(Results, Paths);
-}
-
-/// Everything parsed: checks every output, then writes them all or none.
-static int writeAll(ArrayRef<RewriteResult> Results,
-                    ArrayRef<std::string> Paths, StringRef Report) {
-  std::vector<HeaderWrite> HeaderWrites;
-  HeaderDestinations Where{InPlace, OutputFile, HeaderOutputDir};
-  if (Error E = planHeaderWrites(Results, Paths, Where, HeaderWrites))
-    return fail(toString(std::move(E)));
-  OutputFiles Out = outputs(Results, Paths, HeaderWrites, Report);
+    Out.add({ReportFile, Report.str()});
   if (Error E = Out.check(Paths))
     return fail(toString(std::move(E)));
   if (PauseBeforeWrite)
     errs() << "distwar-rewrite: outputs staged, pausing\n";
   if (Error E = Out.commit(PauseBeforeWrite))
     return fail(toString(std::move(E)));
-  if (!InPlace && (OutputFile.empty() || OutputFile == "-"))
-    for (const RewriteResult &R : Results)
-      outs() << R.Output;
   if (!Report.empty() && ReportFile.empty())
     errs() << Report;
+  return 0;
+}
+
+/// --check: only the report is written; names the inputs that would change.
+static int checkOnly(ArrayRef<RewriteResult> Results,
+                     ArrayRef<std::string> Paths, StringRef Report) {
+  OutputFiles ReportOnly;
+  if (int Status = commitOutputs(ReportOnly, Paths, Report))
+    return Status;
+  return checkResults(Results, Paths);
+}
+
+/// Everything parsed: writes every output, or none.
+static int writeAll(ArrayRef<RewriteResult> Results,
+                    ArrayRef<std::string> Paths, StringRef Report) {
+  std::vector<HeaderWrite> HeaderWrites;
+  HeaderDestinations Where{InPlace, OutputFile, HeaderOutputDir};
+  if (Error E = planHeaderWrites(Results, Paths, Where, HeaderWrites))
+    return fail(toString(std::move(E)));
+  OutputFiles Out = outputs(Results, Paths, HeaderWrites);
+  if (int Status = commitOutputs(Out, Paths, Report))
+    return Status;
+  if (toStdout())
+    for (const RewriteResult &R : Results)
+      outs() << R.Output;
   return 0;
 }
 
@@ -510,19 +516,21 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
   Expected<ToolConfig> Config = findConfig(Dir);
   if (!Config)
     return Config.takeError();
-  if (Config->Variant && !parseVariant(*Config->Variant))
+  ConfigSettings &Settings = Config->Settings;
+  if (Settings.Variant && !parseVariant(*Settings.Variant))
     return createStringError(inconvertibleErrorCode(),
                              "%s: Variant takes auto, butterfly, serial or "
                              "floor, not '%s'",
-                             Config->Path.c_str(), Config->Variant->c_str());
-  if (Config->Variant && !VariantOpt.getNumOccurrences())
-    VariantOpt = *Config->Variant;
+                             Config->Path.c_str(), Settings.Variant->c_str());
+  if (Settings.Variant && !VariantOpt.getNumOccurrences())
+    VariantOpt = *Settings.Variant;
   if (EditHeaders.empty())
-    for (const std::string &H : Config->EditHeaders)
+    for (const std::string &H : Settings.EditHeaders)
       EditHeaders.push_back(H);
-  ConfigArgs = Config->ExtraArgs;
-  Config->Variant = VariantOpt;
-  Config->EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
+  ConfigArgs = Settings.ExtraArgs;
+  // What is in effect, for --dump-config.
+  Settings.Variant = VariantOpt;
+  Settings.EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
   return Config;
 }
 
