@@ -61,14 +61,22 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
   return Out;
 }
 
-static void addReason(llvm::json::Object &O, Reason R) {
-  if (R == Reason::None) {
+static void addReason(llvm::json::Object &O, const Verdict &Why) {
+  if (Why == Reason::None) {
     O["reason"] = nullptr;
     return;
   }
-  const ReasonInfo &Info = reasonInfo(R);
+  const ReasonInfo &Info = reasonInfo(Why);
   O["reason"] = llvm::json::Object{
       {"code", Info.Code}, {"name", Info.Name}, {"message", Info.Message}};
+  if (!Why.Place)
+    return;
+  const ReasonPlace &P = *Why.Place;
+  llvm::json::Object Note{
+      {"line", P.Line}, {"column", P.Column}, {"message", P.Text}};
+  if (!P.File.empty())
+    Note["file"] = P.File;
+  O["note"] = std::move(Note);
 }
 
 std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {

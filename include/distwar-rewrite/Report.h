@@ -16,7 +16,9 @@ struct SiteRecord {
   std::string Function, Callee, Buffer, Key, Field, Slot, Type;
   std::string Group;    ///< group (site) name, "" when in none
   std::string Decision; ///< "batched", "floor" or "unchanged"
-  Reason Why = Reason::None;
+  /// Why the site is unchanged, with the statement that caused it where one
+  /// did (a group's reason: the call between its atomics, ...).
+  Verdict Why;
 };
 
 struct GroupRecord {
@@ -24,7 +26,7 @@ struct GroupRecord {
   std::string Function, Key, Type, Size, Variant;
   std::vector<unsigned> Sites; ///< indices into FileReport::Sites
   std::string Decision;        ///< "batched" or "unchanged"
-  Reason Why = Reason::None;
+  Verdict Why;                 ///< why unchanged, and where, as SiteRecord::Why
   /// Batched groups: why a faster variant was not used (None: none faster).
   Reason Note = Reason::None;
 };
@@ -39,9 +41,11 @@ struct FileReport {
   std::vector<GroupRecord> Groups;
 };
 
-/// Human-readable report, one line per site and per group.
+/// Human-readable report, one line per site and per group (no places).
 std::string renderTextReport(llvm::ArrayRef<FileReport> Files);
-/// {"files":[{"file":..., "changed":..., "sites":[...], "groups":[...]}]}
+/// {"files":[{"file":..., "changed":..., "sites":[...], "groups":[...]}]};
+/// a site or group whose reason has a place holds it as "note": {"line":...,
+/// "column":..., "message":...} ("file" too when not the report's file).
 std::string renderJsonReport(llvm::ArrayRef<FileReport> Files);
 
 } // namespace distwar

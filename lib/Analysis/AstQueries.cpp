@@ -9,6 +9,20 @@ using namespace clang;
 
 namespace distwar {
 
+std::optional<ReasonPlace> placeAt(const SourceManager &SM, SourceLocation Loc,
+                                   llvm::StringRef Text) {
+  SourceLocation File = SM.getFileLoc(Loc);
+  if (File.isInvalid())
+    return std::nullopt;
+  ReasonPlace P;
+  P.Text = Text.str();
+  P.Line = SM.getSpellingLineNumber(File);
+  P.Column = SM.getSpellingColumnNumber(File);
+  if (!SM.isWrittenInMainFile(File))
+    P.File = SM.getFilename(File).str();
+  return P;
+}
+
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // A whole macro argument or a whole invocation maps back to its text in

@@ -9,6 +9,7 @@
 #ifndef DISTWAR_ANALYSIS_ASTQUERIES_H
 #define DISTWAR_ANALYSIS_ASTQUERIES_H
 
+#include "distwar-rewrite/Diagnostics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -51,6 +52,13 @@ bool refersTo(const clang::Expr *E, const clang::VarDecl *V);
 const clang::Expr *
 subscriptChain(const clang::Expr *E,
                llvm::SmallVectorImpl<const clang::CXXOperatorCallExpr *> &Ops);
+
+/// \p Loc where the user wrote it (a macro argument's own text, else the
+/// macro's invocation) as the report names places, saying \p Text; none
+/// when \p Loc is not in a file.
+std::optional<ReasonPlace> placeAt(const clang::SourceManager &SM,
+                                   clang::SourceLocation Loc,
+                                   llvm::StringRef Text);
 
 /// The source text of \p E, or "" when it does not lie in the main file
 /// outside macro bodies.

@@ -47,7 +47,8 @@ SourceLocation EditPoints::afterStatement(const Stmt *S) const {
 }
 
 std::optional<std::vector<std::pair<unsigned, unsigned>>>
-EditPoints::conditionalBlocks(SourceLocation Begin, SourceLocation End) const {
+EditPoints::conditionalBlocks(SourceLocation Begin, SourceLocation End,
+                              unsigned *Unpaired) const {
   unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
   llvm::StringRef Data = SM.getBufferData(SM.getFileID(Begin));
   static const llvm::Regex Directive(
@@ -55,6 +56,11 @@ EditPoints::conditionalBlocks(SourceLocation Begin, SourceLocation End) const {
       "([^A-Za-z0-9_]|$)");
   std::vector<std::pair<unsigned, unsigned>> Blocks;
   unsigned Depth = 0, Start = 0;
+  auto Unpair = [&](unsigned Line) {
+    if (Unpaired)
+      *Unpaired = Line;
+    return std::nullopt;
+  };
   for (unsigned Line = B; Line < E;) {
     unsigned Next = Data.find('\n', Line);
     Next = Next == llvm::StringRef::npos ? Data.size() : Next + 1;
@@ -66,28 +72,39 @@ EditPoints::conditionalBlocks(SourceLocation Begin, SourceLocation End) const {
           Start = Line;
       } else if (Kind == "endif") {
         if (Depth == 0)
-          return std::nullopt;
+          return Unpair(Line);
         if (--Depth == 0)
           Blocks.push_back({Start, Next});
       } else if (Depth == 0) {
-        return std::nullopt; // #else or #elif of a block opened before
+        return Unpair(Line); // #else or #elif of a block opened before
       }
     }
     Line = Next;
   }
   if (Depth)
-    return std::nullopt;
+    return Unpair(Start);
   return Blocks;
 }
 
 bool EditPoints::cutsConditional(SourceLocation Begin, SourceLocation End,
                                  llvm::ArrayRef<SourceLocation> Points,
-                                 bool InsideOk) const {
+                                 bool InsideOk,
+                                 SourceLocation *Directive) const {
   if (Begin.isInvalid() || End.isInvalid())
     return true;
-  auto Blocks = conditionalBlocks(Begin, End);
-  if (!Blocks)
+  // The '#' of the directive on the line at \p Offset.
+  auto Blame = [&](unsigned Offset) {
+    if (!Directive)
+      return true;
+    llvm::StringRef Data = SM.getBufferData(SM.getFileID(Begin));
+    Offset = std::min<size_t>(Data.find('#', Offset), Data.size());
+    *Directive = SM.getComposedLoc(SM.getFileID(Begin), Offset);
     return true;
+  };
+  unsigned Unpaired = 0;
+  auto Blocks = conditionalBlocks(Begin, End, &Unpaired);
+  if (!Blocks)
+    return Blame(Unpaired);
   auto BlockOf = [&](SourceLocation L) -> int {
     unsigned O = SM.getFileOffset(L);
     for (size_t K = 0; K < Blocks->size(); ++K)
@@ -103,11 +120,11 @@ bool EditPoints::cutsConditional(SourceLocation Begin, SourceLocation End,
     if (K < 0)
       continue;
     if (!SitePair)
-      return true;
+      return Blame((*Blocks)[K].first);
     // A site's begin and end: both inside the same block.
     size_t Partner = (I % 2 == 0) ? I + 1 : I - 1;
     if (Partner >= Points.size() || BlockOf(Points[Partner]) != K)
-      return true;
+      return Blame((*Blocks)[K].first);
   }
   return false;
 }

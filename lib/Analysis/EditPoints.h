@@ -47,18 +47,22 @@ public:
 
   /// The outermost #if ... #endif blocks in [Begin, End) as offsets of
   /// their first and past their last directive line, or nullopt when a
-  /// directive there has no partner inside the range.
+  /// directive there has no partner inside the range (then \p Unpaired,
+  /// when given, is the offset of its line).
   std::optional<std::vector<std::pair<unsigned, unsigned>>>
-  conditionalBlocks(clang::SourceLocation Begin,
-                    clang::SourceLocation End) const;
+  conditionalBlocks(clang::SourceLocation Begin, clang::SourceLocation End,
+                    unsigned *Unpaired = nullptr) const;
 
   /// Whether the directives in [Begin, End) do not pair up there, or one of
   /// \p Points (where text is inserted) lies inside an #if block. With
   /// \p InsideOk, a point may lie inside a block when its partner of the
-  /// same site (the next point) lies inside the same one.
+  /// same site (the next point) lies inside the same one. \p Directive,
+  /// when given, is set to the directive at fault where there is one: the
+  /// #if of the block a point cuts, or the one without a partner.
   bool cutsConditional(clang::SourceLocation Begin, clang::SourceLocation End,
                        llvm::ArrayRef<clang::SourceLocation> Points,
-                       bool InsideOk) const;
+                       bool InsideOk,
+                       clang::SourceLocation *Directive = nullptr) const;
 
   /// Whether site \p S lies inside an #if block of \p G's region.
   bool inConditionalBlock(const SiteGroup &G, const AtomicSite &S) const;

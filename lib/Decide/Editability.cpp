@@ -19,7 +19,7 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), Where(Ctx, Sites) {}
 
   /// Why \p G's edits cannot be written, or None.
-  Reason vet(const SiteGroup &G) const {
+  Verdict vet(const SiteGroup &G) const {
     auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
     for (size_t I : G.Sites)
       if (SM.getFileID(SM.getExpansionLoc(Sites[I].Call->getBeginLoc())) !=
@@ -59,10 +59,16 @@ public:
       Points.push_back(SM.getExpansionLoc(Sites[I].Call->getBeginLoc()));
       Points.push_back(SM.getExpansionLoc(Sites[I].Call->getEndLoc()));
     }
+    SourceLocation Directive;
     if (Where.cutsConditional(Where.statementBegin(G.First),
                               Where.afterStatement(G.Last), Points,
-                              /*InsideOk=*/G.Sites.size() > 0))
-      return Reason::PreprocessorConditional;
+                              /*InsideOk=*/G.Sites.size() > 0, &Directive))
+      return Directive.isInvalid()
+                 ? Verdict(Reason::PreprocessorConditional)
+                 : Verdict(Reason::PreprocessorConditional,
+                           placeAt(SM, Directive,
+                                   "the batch's edits would cut the "
+                                   "conditional block of this directive"));
     return Reason::None;
   }
 

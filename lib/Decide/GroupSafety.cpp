@@ -1,6 +1,7 @@
 //===- GroupSafety.cpp - may a group's atomics be deferred? ---------------===//
 
 #include "Decide/GroupSafety.h"
+#include "Analysis/AstQueries.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
 #include "Analysis/Uniformity.h"
@@ -43,15 +44,16 @@ const Stmt *findIterationExit(const SiteGroup &G,
 /// channel loop, ifs on grid-uniform conditions (conditional fields: the
 /// slot keeps a null address when the field is not written) and the group's
 /// lane-dependent ifs (LaneSet fields) may lie; anything else makes the site
+/// conditional. Returns that statement, or null when the site is not
 /// conditional.
-static bool isUnconditionalIn(const AtomicSite &S, const SiteGroup &G,
-                              UniformityAnalysis &U) {
+static const Stmt *conditionOver(const AtomicSite &S, const SiteGroup &G,
+                                 UniformityAnalysis &U) {
   const Stmt *Child = S.Call;
   for (const Stmt *A : S.Ancestors) {
     const Stmt *Below = Child;
     Child = A;
     if (A == G.Scope)
-      return true;
+      return nullptr;
     if (isLaneIfAbove(A, Below, G))
       continue;
     if (isa<CompoundStmt, ExprWithCleanups, ParenExpr, CStyleCastExpr>(A) ||
@@ -66,9 +68,20 @@ static bool isUnconditionalIn(const AtomicSite &S, const SiteGroup &G,
     if (const auto *AS = dyn_cast<AttributedStmt>(A);
         AS && S.Channel && AS->getSubStmt() == S.Channel->Loop)
       continue;
-    return false;
+    return A;
   }
-  return false;
+  return S.Call;
+}
+
+/// The note at an exit \p Exit that leaves the group's iteration.
+static llvm::StringRef exitText(const Stmt *Exit) {
+  if (isa<BreakStmt>(Exit))
+    return "this 'break' leaves the iteration";
+  if (isa<ContinueStmt>(Exit))
+    return "this 'continue' leaves the iteration";
+  if (isa<ReturnStmt>(Exit))
+    return "this 'return' leaves the iteration";
+  return "this 'goto' leaves the iteration";
 }
 
 /// The call of \p G's atomic that statement \p S is, alone, or null.
@@ -86,39 +99,50 @@ static const CallExpr *siteCallIn(const std::vector<AtomicSite> &Sites,
   return nullptr;
 }
 
-/// Whether region statement \p S may change key variable \p V. A key that
-/// is the buffer pointer changes only with the pointer's own storage (the
-/// group's atomics store through it). The group's own atomic calls take
-/// their address by value: only their arguments are looked at (in a
-/// template, a call not yet resolved might otherwise take \p V by
+/// Where region statement \p S may change key variable \p V, or null. A
+/// key that is the buffer pointer changes only with the pointer's own
+/// storage (the group's atomics store through it). The group's own atomic
+/// calls take their address by value: only their arguments are looked at
+/// (in a template, a call not yet resolved might otherwise take \p V by
 /// reference).
-static bool writesKeyVariable(const std::vector<AtomicSite> &Sites,
-                              const SiteGroup &G, const Stmt *S,
-                              const VarDecl *V) {
+static const Stmt *keyVariableWrite(const std::vector<AtomicSite> &Sites,
+                                    const SiteGroup &G, const Stmt *S,
+                                    const VarDecl *V) {
   const AtomicSite &First = Sites[G.Sites.front()];
-  auto Writes = [&](const Stmt *X) {
-    return First.KeyIsBuffer ? findStorageWrite(X, V) != nullptr
-                             : findWrite(X, V, /*Through=*/true) != nullptr;
+  auto Write = [&](const Stmt *X) {
+    return First.KeyIsBuffer ? findStorageWrite(X, V)
+                             : findWrite(X, V, /*Through=*/true);
   };
-  if (const CallExpr *Call = siteCallIn(Sites, G, S))
-    return llvm::any_of(Call->arguments(), Writes);
-  return Writes(S);
+  if (const CallExpr *Call = siteCallIn(Sites, G, S)) {
+    for (const Expr *Arg : Call->arguments())
+      if (const Stmt *W = Write(Arg))
+        return W;
+    return nullptr;
+  }
+  return Write(S);
 }
 
-Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-                        const SiteGroup &G,
-                        llvm::ArrayRef<const ContinueStmt *> Converted) {
+Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                         const SiteGroup &G,
+                         llvm::ArrayRef<const ContinueStmt *> Converted) {
   if (G.Why != Reason::None)
     return G.Why;
+  const SourceManager &SM = Ctx.getSourceManager();
   llvm::DenseSet<const VarDecl *> Buffers;
   UniformityAnalysis U(Ctx, G.Function);
   for (size_t I : G.Sites) {
-    if (!isUnconditionalIn(Sites[I], G, U))
-      return Reason::ConditionalSite;
+    if (const Stmt *Over = conditionOver(Sites[I], G, U))
+      return Verdict(Reason::ConditionalSite,
+                     placeAt(SM, Over->getBeginLoc(),
+                             Over == Sites[I].Call
+                                 ? "this atomic is not in the group's block"
+                                 : "an atomic of the group is conditional "
+                                   "on this statement"));
     Buffers.insert(Sites[I].Buffer);
   }
-  if (findIterationExit(G, Converted))
-    return Reason::LeavesIteration;
+  if (const Stmt *Exit = findIterationExit(G, Converted))
+    return Verdict(Reason::LeavesIteration,
+                   placeAt(SM, Exit->getBeginLoc(), exitText(Exit)));
   // Opaque call keys differing in constant arguments (one texel's channels)
   // share a primitive only when every lane evaluates the same call.
   const Expr *FirstKey = Sites[G.Sites.front()].Key;
@@ -130,7 +154,6 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
 
   // The key is evaluated again at the reduction: its variables must be
   // visible before the region and unchanged inside it.
-  const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation RegionBegin = G.First->getBeginLoc();
   const AtomicSite &FirstSite = Sites[G.Sites.front()];
   llvm::SmallVector<const VarDecl *, 4> KeyVars;
@@ -138,15 +161,23 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   for (const VarDecl *V : KeyVars) {
     if (V->isLocalVarDecl() &&
         !SM.isBeforeInTranslationUnit(V->getLocation(), RegionBegin))
-      return Reason::NotVisibleAtBatch;
+      return Verdict(Reason::NotVisibleAtBatch,
+                     placeAt(SM, V->getLocation(),
+                             ("the key's variable '" + V->getName() +
+                              "' is declared here, inside the group")
+                                 .str()));
     for (const Stmt *S : regionOf(G))
-      if (writesKeyVariable(Sites, G, S, V))
-        return Reason::KeyModified;
+      if (const Stmt *W = keyVariableWrite(Sites, G, S, V))
+        return Verdict(Reason::KeyModified,
+                       placeAt(SM, W->getBeginLoc(),
+                               ("the key's variable '" + V->getName() +
+                                "' is written here")
+                                   .str()));
   }
   // Trip counts are spelled in the batch declaration, before the region.
-  if (Reason R = tripCountsVisibleAt(Ctx, Sites, G, RegionBegin);
-      R != Reason::None)
-    return R;
+  if (Verdict Why = tripCountsVisibleAt(Ctx, Sites, G, RegionBegin);
+      Why != Reason::None)
+    return Why;
 
   // The reduction after the region evaluates the addresses and the key
   // again: a declaration inside the region must not hide a name they use.
@@ -154,17 +185,17 @@ Reason checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                                              regionOf(G).end());
   llvm::SmallVector<const VarDecl *, 8> Declared;
   declaredIn(Region, Declared);
-  if (Reason R = checkNamesKept(Sites, G, Declared); R != Reason::None)
-    return R;
+  if (Verdict Why = checkNamesKept(Sites, G, Declared); Why != Reason::None)
+    return Why;
 
   RegionChecker Checker(Sites, std::move(Buffers), G.Function);
   for (size_t I : G.Sites)
     if (Sites[I].BufferField)
       Checker.addField(Sites[I].BufferField);
   for (const Stmt *S : regionOf(G))
-    if (Reason R = Checker.check(S, S == G.First && siteCallIn(Sites, G, S));
-        R != Reason::None)
-      return R;
+    if (Verdict Why = Checker.check(S, S == G.First && siteCallIn(Sites, G, S));
+        Why != Reason::None)
+      return Why;
   return Reason::None;
 }
 
@@ -191,8 +222,8 @@ collectReevaluatedRefs(const AtomicSite &S, const CompoundStmt *Scope,
   }
 }
 
-Reason checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
-                      llvm::ArrayRef<const VarDecl *> Declared) {
+Verdict checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                       llvm::ArrayRef<const VarDecl *> Declared) {
   if (Declared.empty())
     return Reason::None;
   for (size_t I : G.Sites) {
@@ -202,7 +233,12 @@ Reason checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
       for (const VarDecl *V : Declared)
         if (V != Ref->getDecl() &&
             V->getDeclName() == Ref->getDecl()->getDeclName())
-          return Reason::NameShadowed;
+          return Verdict(
+              Reason::NameShadowed,
+              placeAt(V->getASTContext().getSourceManager(), V->getLocation(),
+                      ("this declaration hides the '" + V->getName() +
+                       "' that the rewritten code uses")
+                          .str()));
   }
   return Reason::None;
 }
@@ -216,28 +252,30 @@ void declaredIn(llvm::ArrayRef<const Stmt *> Stmts,
           Out.push_back(V);
 }
 
-Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,
-                              const SiteGroup &G,
-                              llvm::ArrayRef<const Stmt *> Stmts) {
+Verdict checkStatementsBetween(const std::vector<AtomicSite> &Sites,
+                               const SiteGroup &G,
+                               llvm::ArrayRef<const Stmt *> Stmts) {
   llvm::DenseSet<const VarDecl *> Buffers;
   for (size_t I : G.Sites)
     Buffers.insert(Sites[I].Buffer);
   RegionChecker Checker(Sites, std::move(Buffers), G.Function);
   for (const Stmt *S : Stmts)
-    if (Reason R = Checker.check(S); R != Reason::None)
-      return R;
+    if (Verdict Why = Checker.check(S); Why != Reason::None)
+      return Why;
   for (const Stmt *S : Stmts)
-    if (firstLoopExit(S))
-      return Reason::LeavesIteration;
+    if (const Stmt *Exit = firstLoopExit(S))
+      return Verdict(Reason::LeavesIteration,
+                     placeAt(G.Function->getASTContext().getSourceManager(),
+                             Exit->getBeginLoc(), exitText(Exit)));
   return Reason::None;
 }
 
 /// The batch's size is spelled with its channel loops' trip counts where
 /// the batch is declared, at \p BatchAt: they may use no local declared
 /// there or later (an invalid \p BatchAt: no local at all).
-Reason tripCountsVisibleAt(ASTContext &Ctx,
-                           const std::vector<AtomicSite> &Sites,
-                           const SiteGroup &G, SourceLocation BatchAt) {
+Verdict tripCountsVisibleAt(ASTContext &Ctx,
+                            const std::vector<AtomicSite> &Sites,
+                            const SiteGroup &G, SourceLocation BatchAt) {
   const SourceManager &SM = Ctx.getSourceManager();
   for (size_t I : G.Sites) {
     if (!Sites[I].Channel)
@@ -249,7 +287,11 @@ Reason tripCountsVisibleAt(ASTContext &Ctx,
       if (V->isLocalVarDecl() &&
           (BatchAt.isInvalid() ||
            !SM.isBeforeInTranslationUnit(V->getLocation(), BatchAt)))
-        return Reason::NotVisibleAtBatch;
+        return Verdict(Reason::NotVisibleAtBatch,
+                       placeAt(SM, V->getLocation(),
+                               ("the trip count's variable '" + V->getName() +
+                                "' is declared here, after the batch's place")
+                                   .str()));
   }
   return Reason::None;
 }

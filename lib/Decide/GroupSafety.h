@@ -17,11 +17,12 @@ namespace distwar {
 
 /// Reason::None when \p G may be batched as the serial variant, or, with
 /// \p Converted (the continues an active flag turns into `live = false`), as
-/// one butterfly across them.
-Reason checkGroupSafety(
-    clang::ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-    const SiteGroup &G,
-    llvm::ArrayRef<const clang::ContinueStmt *> Converted = {});
+/// one butterfly across them; else the reason, with the statement that
+/// causes it where one does.
+Verdict
+checkGroupSafety(clang::ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                 const SiteGroup &G,
+                 llvm::ArrayRef<const clang::ContinueStmt *> Converted = {});
 
 /// The first break/continue/return/goto in the region of \p G that leaves the
 /// iteration, other than the \p Converted continues, or null. Kept apart so
@@ -32,16 +33,16 @@ findIterationExit(const SiteGroup &G,
 
 /// Reason::None when \p G's atomics may also be deferred past \p Stmts
 /// (which neither touch its buffers nor leave the iteration).
-Reason checkStatementsBetween(const std::vector<AtomicSite> &Sites,
-                              const SiteGroup &G,
-                              llvm::ArrayRef<const clang::Stmt *> Stmts);
+Verdict checkStatementsBetween(const std::vector<AtomicSite> &Sites,
+                               const SiteGroup &G,
+                               llvm::ArrayRef<const clang::Stmt *> Stmts);
 
 /// Reason::None when no variable of \p Declared (declarations that are
 /// visible where the reduction is written, but were not where the sites
 /// are) hides a name that the reduction evaluates again: a site's address,
 /// the key, a condition of a site.
-Reason checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
-                      llvm::ArrayRef<const clang::VarDecl *> Declared);
+Verdict checkNamesKept(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                       llvm::ArrayRef<const clang::VarDecl *> Declared);
 
 /// The variables declared by the declaration statements among \p Stmts.
 void declaredIn(llvm::ArrayRef<const clang::Stmt *> Stmts,
@@ -50,9 +51,9 @@ void declaredIn(llvm::ArrayRef<const clang::Stmt *> Stmts,
 /// The batch's size is spelled with its channel loops' trip counts where
 /// the batch is declared, at \p BatchAt: they may use no local declared
 /// there or later (an invalid \p BatchAt: no local at all).
-Reason tripCountsVisibleAt(clang::ASTContext &Ctx,
-                           const std::vector<AtomicSite> &Sites,
-                           const SiteGroup &G, clang::SourceLocation BatchAt);
+Verdict tripCountsVisibleAt(clang::ASTContext &Ctx,
+                            const std::vector<AtomicSite> &Sites,
+                            const SiteGroup &G, clang::SourceLocation BatchAt);
 
 } // namespace distwar
 

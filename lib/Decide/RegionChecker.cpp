@@ -1,6 +1,7 @@
 //===- RegionChecker.cpp - What deferring atomics crosses -----------------===//
 
 #include "Decide/RegionChecker.h"
+#include "Analysis/AstQueries.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/Attr.h"
@@ -47,6 +48,10 @@ bool isNullTestOfVariable(const Stmt *S, ASTContext &Ctx) {
 
 } // namespace
 
+/// The note of a store that may reach a destination buffer.
+static constexpr llvm::StringLiteral StoreText =
+    "this store may write a destination buffer";
+
 RegionChecker::RegionChecker(const std::vector<AtomicSite> &Sites,
                              llvm::DenseSet<const VarDecl *> Buffers,
                              const FunctionDecl *Function)
@@ -72,16 +77,17 @@ RegionChecker::RegionChecker(const std::vector<AtomicSite> &Sites,
       CommutingAtomics.insert(S.Call);
 }
 
-Reason RegionChecker::check(const Stmt *S, bool BeforeAnyAdd) {
+Verdict RegionChecker::check(const Stmt *S, bool BeforeAnyAdd) {
   LoadsMatter = !BeforeAnyAdd;
   visit(S, /*AddressOfAtomic=*/false);
   LoadsMatter = true;
   return Found;
 }
 
-void RegionChecker::fail(Reason R) {
+void RegionChecker::fail(Reason R, const Stmt *At, llvm::StringRef Text) {
   if (Found == Reason::None)
-    Found = R;
+    Found = Verdict(R, placeAt(Function->getASTContext().getSourceManager(),
+                               At->getBeginLoc(), Text));
 }
 
 void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
@@ -90,7 +96,10 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   // A jump from outside into the region would run only its tail: a lane
   // could then set a later field without the earlier ones.
   if (isa<LabelStmt>(S) || (isa<SwitchCase>(S) && !SwitchDepth))
-    return fail(Reason::JumpIntoRegion);
+    return fail(Reason::JumpIntoRegion, S,
+                isa<LabelStmt>(S)
+                    ? "a goto to this label would run only part of the group"
+                    : "a jump to this case would run only part of the group");
   if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
     ++SwitchDepth;
     for (const Stmt *Child : Sw->children())
@@ -104,11 +113,12 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   if (const Expr *Pointer = loadedPointer(S);
       Pointer && LoadsMatter && !cannotHoldDestination(Pointer) &&
       mayReadDestination(Pointer))
-    return fail(Reason::ReadMayAlias);
+    return fail(Reason::ReadMayAlias, S,
+                "this read may be of a destination buffer");
   if (visitBufferName(S, AddressOfAtomic))
     return;
   if (isa<AsmStmt>(S))
-    return fail(Reason::CallBetween);
+    return fail(Reason::CallBetween, S, "inline assembly may write memory");
   // Testing a buffer pointer for null reads no memory (conditional fields).
   if (isNullTestOfVariable(S, Function->getASTContext()))
     return;
@@ -117,13 +127,13 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
     if (!Construct->getConstructor()->isTrivial() &&
         !isPureCallee(Construct->getConstructor()))
-      return fail(Reason::CallBetween);
+      return fail(Reason::CallBetween, S, "this constructor may write memory");
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->isAssignmentOp() && !isPrivateStore(BO->getLHS()))
-    return fail(Reason::StoreBetween);
+    return fail(Reason::StoreBetween, S, StoreText);
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->isIncrementDecrementOp() && !isPrivateStore(UO->getSubExpr()))
-    return fail(Reason::StoreBetween);
+    return fail(Reason::StoreBetween, S, StoreText);
   for (const Stmt *Child : S->children())
     visit(Child, AddressOfAtomic);
 }
@@ -139,7 +149,10 @@ bool RegionChecker::visitBufferName(const Stmt *S, bool AddressOfAtomic) {
           !Fields.empty()) {
         if (Fields.contains(dyn_cast<FieldDecl>(ME->getMemberDecl())) &&
             !AddressOfAtomic)
-          fail(Reason::BufferAccessedBetween);
+          fail(Reason::BufferAccessedBetween, S,
+               ("destination buffer '" + Base->getDecl()->getName() + "." +
+                ME->getMemberDecl()->getName() + "' is used here")
+                   .str());
         return true;
       }
   const auto *DRE = dyn_cast<DeclRefExpr>(S);
@@ -147,7 +160,8 @@ bool RegionChecker::visitBufferName(const Stmt *S, bool AddressOfAtomic) {
     return false;
   if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       VD && Buffers.contains(VD) && !AddressOfAtomic)
-    fail(Reason::BufferAccessedBetween);
+    fail(Reason::BufferAccessedBetween, S,
+         ("destination buffer '" + VD->getName() + "' is used here").str());
   return true;
 }
 
@@ -159,7 +173,7 @@ bool RegionChecker::visitCall(const CallExpr *Call, bool AddressOfAtomic) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && isTrivialAssignment(Op)) {
     if (!isPrivateStore(Op->getArg(0))) {
-      fail(Reason::StoreBetween);
+      fail(Reason::StoreBetween, Call, StoreText);
       return true;
     }
     visitAddress(Op->getArg(0), AddressOfAtomic);
@@ -179,21 +193,22 @@ bool RegionChecker::visitCall(const CallExpr *Call, bool AddressOfAtomic) {
     if ((Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
          Op->getOperator() == OO_MinusMinus) &&
         !isPrivateStore(Op->getArg(0)))
-      fail(Reason::StoreBetween);
+      fail(Reason::StoreBetween, Call, StoreText);
     else
       for (const Expr *Arg : Op->arguments())
         visit(Arg, AddressOfAtomic);
     return true;
   }
   if (!isPureCall(Call)) {
-    fail(Reason::CallBetween);
+    fail(Reason::CallBetween, Call, "this call may write memory");
     return true;
   }
   // A pure function may still read through the pointers it is given.
   if (LoadsMatter && !readsOnlyArguments(Call->getDirectCallee()))
     for (const Expr *Arg : Call->arguments())
       if (Arg->getType()->isPointerType() && mayReadDestination(Arg)) {
-        fail(Reason::ReadMayAlias);
+        fail(Reason::ReadMayAlias, Arg,
+             "this call may read a destination buffer through its argument");
         return true;
       }
   return false;

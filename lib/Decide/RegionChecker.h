@@ -31,11 +31,12 @@ public:
 
   /// Checks \p S; with \p BeforeAnyAdd, \p S runs before any atomic of the
   /// group (the group's first statement is its first atomic), so what it
-  /// reads cannot miss a deferred add.
-  Reason check(const clang::Stmt *S, bool BeforeAnyAdd = false);
+  /// reads cannot miss a deferred add. The first problem found, with the
+  /// statement that is it.
+  Verdict check(const clang::Stmt *S, bool BeforeAnyAdd = false);
 
 private:
-  void fail(Reason R);
+  void fail(Reason R, const clang::Stmt *At, llvm::StringRef Text);
   void visit(const clang::Stmt *S, bool AddressOfAtomic);
   bool visitBufferName(const clang::Stmt *S, bool AddressOfAtomic);
   bool visitCall(const clang::CallExpr *Call, bool AddressOfAtomic);
@@ -59,7 +60,7 @@ private:
   bool TypesKnown = true;
   bool LoadsMatter = true;
   llvm::DenseSet<const clang::CallExpr *> CommutingAtomics;
-  Reason Found = Reason::None;
+  Verdict Found;
   unsigned SwitchDepth = 0;
 };
 

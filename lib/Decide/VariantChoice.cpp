@@ -247,7 +247,7 @@ chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   std::vector<VariantDecision> Decisions(Groups.size());
   std::vector<bool> Wants(Groups.size(), false);
   std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);
-  std::vector<Reason> SerialWhy(Groups.size());
+  std::vector<Verdict> SerialWhy(Groups.size());
   for (size_t I = 0; I < Groups.size(); ++I)
     SerialWhy[I] = checkGroupSafety(Ctx, Sites, Groups[I]);
   for (size_t I = 0; I < Groups.size(); ++I) {

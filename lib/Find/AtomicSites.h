@@ -86,8 +86,8 @@ struct AtomicSite {
   std::optional<ChannelLoop> Channel;
   /// Statements enclosing the call, innermost first, up to the body.
   std::vector<const clang::Stmt *> Ancestors;
-  /// Why this site can join no group (None when it can).
-  Reason Why = Reason::None;
+  /// Why this site can join no group (None when it can), and where.
+  Verdict Why;
 };
 
 /// True when \p A is the `do { } while (0)` wrapper of the macro invocation

@@ -1,6 +1,7 @@
 //===- Grouping.cpp - sites that update one primitive per iteration -------===//
 
 #include "Group/Grouping.h"
+#include "Analysis/AstQueries.h"
 #include "Analysis/Uniformity.h"
 #include "Find/OpaqueKeys.h"
 #include "clang/AST/ExprCXX.h"
@@ -126,6 +127,7 @@ static void sortVaryingSites(ASTContext &Ctx, SiteGroup &G,
     return;
   UniformityAnalysis U(Ctx, G.Function);
   std::vector<size_t> Kept, Dropped;
+  std::vector<const IfStmt *> DroppedUnder; // the innermost varying `if`
   for (size_t I : G.Sites) {
     bool Other = false, Plain = true;
     auto Ifs = varyingConditions(Sites[I], G.Scope, U, Other, Plain);
@@ -138,6 +140,7 @@ static void sortVaryingSites(ASTContext &Ctx, SiteGroup &G,
           G.LaneIfs.push_back(If);
     } else {
       Dropped.push_back(I);
+      DroppedUnder.push_back(Ifs.front());
     }
   }
   if (Dropped.empty() || Kept.empty())
@@ -149,8 +152,11 @@ static void sortVaryingSites(ASTContext &Ctx, SiteGroup &G,
       if (Sites[D].Buffer == Sites[K].Buffer &&
           Sites[D].BufferField == Sites[K].BufferField)
         return;
-  for (size_t D : Dropped)
-    Sites[D].Why = Reason::VaryingCondition;
+  for (size_t I = 0; I < Dropped.size(); ++I)
+    Sites[Dropped[I]].Why =
+        Verdict(Reason::VaryingCondition,
+                placeAt(Ctx.getSourceManager(), DroppedUnder[I]->getBeginLoc(),
+                        "this condition may differ across lanes"));
   G.Sites = Kept;
   assignScope(G, Sites);
   // The scope may have narrowed: its lane-dependent ifs are found again.

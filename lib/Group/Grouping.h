@@ -35,7 +35,8 @@ struct SiteGroup {
   /// on are set only by the lanes that did not continue (LaneSet slots). 0
   /// when the group was not joined.
   size_t AfterContinue = 0;
-  Reason Why = Reason::None;
+  /// Why the group is left alone (None: batched), and where that is.
+  Verdict Why;
   std::string Name; ///< "<function>#k" once batched
 };
 

@@ -44,19 +44,29 @@ TEST(Editability, WholeIfBlocksBetweenSitesAreWritable) {
 
 TEST(Editability, AnIfBlockCutByTheGroupIsRefused) {
   // The batch would be declared inside the block, the reduction after it.
-  Parsed P = parse(R"cu(
+  AnnotatedCode Code(R"cu(
     __global__ void k(float *g, const int *ids, float v, int n) {
       for (int i = 0; i < n; ++i) {
         const int id = ids[i];
     #ifndef WITHOUT_RED
         atomicAdd(&g[id * 2 + 0], v);
-    #endif
+    $endif^#endif
         atomicAdd(&g[id * 2 + 1], v);
       }
     })cu");
+  Parsed P = parse(Code.code());
   std::vector<VariantDecision> D = decide(P);
   ASSERT_EQ(P.Groups.size(), 1u);
   EXPECT_EQ(P.Groups[0].Why, Reason::PreprocessorConditional);
+  // The note points at the directive the group's region holds without its
+  // partner.
+  ASSERT_TRUE(P.Groups[0].Why.Place);
+  const clang::SourceManager &SM = P.context().getSourceManager();
+  EXPECT_EQ(
+      offsetOf(P.context(), SM.translateLineCol(SM.getMainFileID(),
+                                                P.Groups[0].Why.Place->Line,
+                                                P.Groups[0].Why.Place->Column)),
+      Code.point("endif"));
 }
 
 TEST(Editability, ButterflyWhoseContinueIsAMacroBecomesSerial) {
