@@ -8,6 +8,7 @@
 
 #include "ConfigFile.h"
 #include "DepFile.h"
+#include "DiagnosticPrinter.h"
 #include "HeaderWrites.h"
 #include "OutputFiles.h"
 #include "ReasonCatalogue.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,9 +55,17 @@ static cl::opt<bool> InPlace("i",
                              cl::cat(Category));
 static cl::opt<std::string>
     ReportFormat("report", cl::ValueOptional,
-                 cl::desc("Print a report to stderr: --report (text) or "
-                          "--report=json"),
-                 cl::value_desc("text|json"), cl::cat(Category));
+                 cl::desc("Print a report to stderr: --report (text), "
+                          "--report=json, or --report=diagnostics (clang's "
+                          "remarks and notes, with source lines)"),
+                 cl::value_desc("text|json|diagnostics"), cl::cat(Category));
+// clang-tidy's spelling: LLVM's own --color is registered already.
+static cl::opt<bool> UseColor(
+    "use-color",
+    cl::desc("Colours in --report=diagnostics: --use-color (always) or "
+             "--use-color=false (never); unset, as clang: when stderr is a "
+             "terminal and no --report-file is given"),
+    cl::cat(Category));
 static cl::opt<std::string>
     ReportFile("report-file", cl::desc("Write the report here, not stderr"),
                cl::value_desc("file"), cl::cat(Category));
@@ -262,8 +272,10 @@ static std::string optionError(size_t Inputs) {
     return "--variant takes auto, butterfly, serial or floor, not '" +
            VariantOpt + "'";
   if (ReportFormat.getNumOccurrences() && ReportFormat != "" &&
-      ReportFormat != "text" && ReportFormat != "json")
-    return "--report takes 'text' or 'json', not '" + ReportFormat + "'";
+      ReportFormat != "text" && ReportFormat != "json" &&
+      ReportFormat != "diagnostics")
+    return "--report takes 'text', 'json' or 'diagnostics', not '" +
+           ReportFormat + "'";
   return "";
 }
 
@@ -380,6 +392,12 @@ static std::string reportText(ArrayRef<RewriteResult> Results) {
   std::vector<FileReport> Reports;
   for (const RewriteResult &R : Results)
     Reports.push_back(R.Report);
+  if (ReportFormat == "diagnostics")
+    return renderDiagnosticsReport(
+        Reports,
+        UseColor.getNumOccurrences()
+            ? bool(UseColor)
+            : ReportFile.empty() && sys::Process::StandardErrHasColors());
   return ReportFormat == "json" ? renderJsonReport(Reports)
                                 : renderTextReport(Reports);
 }
