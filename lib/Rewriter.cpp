@@ -5,7 +5,9 @@
 #include "Decide/GroupSafety.h"
 #include "Decide/ReducedCode.h"
 #include "Decide/VariantChoice.h"
+#include "Emit/EditList.h"
 #include "Emit/LaunchTuning.h"
+#include "Emit/OutputText.h"
 #include "Find/AtomicSites.h"
 #include "Find/MacroSites.h"
 #include "Find/OptOut.h"
@@ -232,14 +234,28 @@ static void reportOwnOutput(ParsedFile &P, llvm::StringRef FilePath,
   Result.Report.FileReason = Reason::AlreadyRewritten;
 }
 
+/// \p File of \p P (the main file, named \p FilePath, or a header) with
+/// \p Edits applied, laid out as \p Layout says.
+static llvm::Expected<OutputText>
+outputText(ParsedFile &P, FileID File, llvm::StringRef FilePath,
+           const tooling::Replacements &Edits, const OutputLayout &Layout) {
+  const SourceManager &SM = P.Ctx.getSourceManager();
+  std::string Path =
+      File == SM.getMainFileID() ? FilePath.str() : absoluteFilePath(SM, File);
+  return layOutEdits(Path, P.OriginalText(File), Edits, Layout,
+                     [&](unsigned Offset) {
+                       return presumedLine(SM, File, Offset, FilePath,
+                                           Layout.Names);
+                     });
+}
+
 /// Header \p File of \p P with \p Edits applied, and how it was included.
 static llvm::Expected<HeaderOutput>
 editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
              const tooling::Replacements &Edits,
-             const std::vector<AtomicSite> &Sites) {
+             const std::vector<AtomicSite> &Sites, const OutputLayout &Layout) {
   const SourceManager &SM = P.Ctx.getSourceManager();
-  llvm::Expected<std::string> Text =
-      tooling::applyAllReplacements(P.OriginalText(File), Edits);
+  llvm::Expected<OutputText> Text = outputText(P, File, "", Edits, Layout);
   if (!Text)
     return Text.takeError();
   HeaderOutput H;
@@ -249,7 +265,8 @@ editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
   for (const Inclusion &I : P.Inclusions)
     if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry())
       H.IncludedAs.push_back(I);
-  H.Output = std::move(*Text);
+  H.Output = std::move(Text->Text);
+  H.Edits = std::move(Text->Edits);
   for (const AtomicSite &S : Sites)
     if (!H.FirstLine && !S.File.empty() &&
         SM.getFileID(SM.getExpansionLoc(S.Call->getBeginLoc())) == File)
@@ -262,7 +279,8 @@ editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
 static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
                                  llvm::StringRef Code, Variant V,
                                  const HeaderFilter *Headers,
-                                 LineFileNames Names, RewriteResult &Result) {
+                                 const OutputLayout &Layout,
+                                 RewriteResult &Result) {
   ASTContext &Ctx = P.Ctx;
   const SourceManager &SM = Ctx.getSourceManager();
   HeaderPolicyTable Policy(SM, Headers);
@@ -280,7 +298,7 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   PlannedEdits Plan =
       planEdits(Ctx, Sites, Groups, V, FilePath,
                 V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable,
-                Names);
+                Layout);
   if (!Plan.Error.empty())
     return FilePath.str() + ": internal error: " + Plan.Error;
   if (V != Variant::Floor)
@@ -288,14 +306,15 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
                                          Policy.Editable, Plan.Edits)
                             .takeError())
       return FilePath.str() + ": internal error: " + toString(std::move(E));
-  llvm::Expected<std::string> Output =
-      tooling::applyAllReplacements(Code, Plan.Edits);
+  llvm::Expected<OutputText> Output = outputText(
+      P, Ctx.getSourceManager().getMainFileID(), FilePath, Plan.Edits, Layout);
   if (!Output)
     return llvm::toString(Output.takeError());
-  Result.Output = std::move(*Output);
+  Result.Output = std::move(Output->Text);
+  Result.Edits = std::move(Output->Edits);
   for (const auto &[File, Edits] : Plan.HeaderEdits) {
     llvm::Expected<HeaderOutput> H =
-        editedHeader(P, Policy, File, Edits, Sites);
+        editedHeader(P, Policy, File, Edits, Sites, Layout);
     if (!H)
       return llvm::toString(H.takeError());
     Result.Headers.push_back(std::move(*H)); // FileIDs grow in entry order
@@ -313,7 +332,7 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
                                             llvm::StringRef Code,
                                             const FrontEnd &Front, Variant V,
                                             const HeaderFilter *Headers,
-                                            LineFileNames Names) {
+                                            const OutputLayout &Layout) {
   bool Rewritten = looksRewritten(Code);
   FrontEnd Opts = Front;
   Opts.Args.push_back("-w"); // user warnings are not ours to show
@@ -336,7 +355,7 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
       Failure = P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
                                          : P.DiagnosticText;
     else
-      Failure = rewriteParsed(P, FilePath, Code, V, Headers, Names, Result);
+      Failure = rewriteParsed(P, FilePath, Code, V, Headers, Layout, Result);
   });
   if (ParseError)
     return std::move(ParseError);

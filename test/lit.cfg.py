@@ -25,7 +25,21 @@ if _snapshot:
             os.path.abspath(_snapshot), config.distwar_tool)))
 else:
     config.substitutions.append(("%distwar-rewrite", config.distwar_tool))
+# Every test runs on the formatted output (the default) and, with
+# `--param distwar_format=compact`, on the compact form (--format-style=none):
+# the tool's decisions and code are the same, only the layout differs. Tests
+# of one layout name it with `%if format-compact`/`REQUIRES:`.
+_format = lit_config.params.get("distwar_format", "formatted")
+config.available_features.add("format-" + _format)
+if _format == "compact":
+    config.substitutions = [
+        (k, v + " --format-style=none" if k == "%distwar-rewrite" else v)
+        for k, v in config.substitutions]
 config.substitutions.append(("%FileCheck", config.filecheck))
+# %check-line-map ORIGINAL OUTPUT: every statement line of ORIGINAL keeps its
+# number in OUTPUT, as the output's #line directives present it.
+config.substitutions.append(("%check-line-map", "python3 " + os.path.join(
+    config.distwar_src_root, "scripts", "check-line-map")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%runtime_include", config.runtime_include))
 
@@ -46,6 +60,14 @@ if _use_nvcc and config.nvcc and os.path.exists(config.nvcc):
         ("%nvcc-compile", "%s -c %s" % (config.nvcc, _nvcc_common)))
     # After the two above, which it is a prefix of.
     config.substitutions.append(("%nvcc", config.nvcc))
+
+# clang-apply-replacements (clang-tools-22) applies --export-fixes files.
+_car = shutil.which("clang-apply-replacements",
+                    path=os.path.dirname(config.filecheck)) or \
+    shutil.which("clang-apply-replacements-22")
+if _car:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang-apply-replacements", _car))
 
 # distwar-rewrite tests: hermetic CUDA declarations (no SDK needed) and a
 # feature for tests that parse the real SDK headers.

@@ -5,6 +5,7 @@
 
 #include "distwar-rewrite/HeaderFilter.h"
 #include "distwar-rewrite/Report.h"
+#include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -23,6 +24,20 @@ enum class Variant { Serial, Floor, Auto, Butterfly };
 enum class LineFileNames {
   Absolute, ///< the input's absolute path: the output lives elsewhere
   Omitted,  ///< no name: the output replaces the input (-i)
+};
+
+/// How the rewritten text is laid out (--format-style).
+struct OutputLayout {
+  LineFileNames Names = LineFileNames::Absolute;
+  /// The clang-format style of the changed lines: "file" (the .clang-format
+  /// found above the input, else FallbackStyle), a style name ("llvm",
+  /// "google", ...) or "{Key: Value, ...}". "none" is the compact form:
+  /// inserted code joins the lines it is inserted on, so every line keeps
+  /// its number and no #line directive is needed between lines.
+  std::string FormatStyle = "file";
+  std::string FallbackStyle = "llvm";
+
+  bool compact() const { return FormatStyle == "none"; }
 };
 
 /// How files are parsed: the front-end flags and where precompiled CUDA
@@ -57,6 +72,7 @@ struct HeaderOutput {
   std::string Path;         ///< the original, absolute
   std::string RelativePath; ///< relative to the entry that allows it
   std::string Output;       ///< its new text
+  clang::tooling::Replacements Edits; ///< Output as replacements on Path
   unsigned FirstLine = 0;   ///< line of its first batched site (for errors)
   /// The #include directives that reached it (spelling, includer).
   std::vector<Inclusion> IncludedAs;
@@ -64,6 +80,8 @@ struct HeaderOutput {
 
 struct RewriteResult {
   std::string Output; ///< the new text (equal to the input when unchanged)
+  /// Output as replacements on the input (--export-fixes).
+  clang::tooling::Replacements Edits;
   /// The allowed headers the parse read, edited ones first, each group in
   /// the order the parse entered them.
   std::vector<HeaderOutput> Headers;
@@ -78,15 +96,15 @@ bool looksRewritten(llvm::StringRef Code);
 
 /// Parses \p Code as \p FilePath (absolute) as \p Front says (see
 /// CudaArgs.h) once, and rewrites it, and the device functions of the
-/// included files that \p Headers allows (none when null). A file whose
-/// preprocessed tokens name nothing atomic is passed through unparsed (the
-/// same result). A parse error is returned as an error whose message is the
-/// tool's one line, then Clang's diagnostics.
+/// included files that \p Headers allows (none when null), laid out as
+/// \p Layout says. A file whose preprocessed tokens name nothing atomic is
+/// passed through unparsed (the same result). A parse error is returned as
+/// an error whose message is the tool's one line, then Clang's diagnostics.
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
               const FrontEnd &Front, Variant V,
               const HeaderFilter *Headers = nullptr,
-              LineFileNames Names = LineFileNames::Absolute);
+              const OutputLayout &Layout = {});
 
 } // namespace distwar
 

@@ -1,6 +1,7 @@
 //===- CursorEdits.cpp - Shared-array cursors, written --------------------===//
 
 #include "Emit/CursorEdits.h"
+#include "Emit/ExprText.h"
 #include "Emit/SharedCursors.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -33,6 +34,20 @@ public:
     return Span{B, E - B, std::move(Text)};
   }
 
+  /// \p S widened over the blanks before it (\p Before) or after it, so
+  /// that removing `+ j` leaves no stray space.
+  Span withBlanks(Span S, bool Before) const {
+    llvm::StringRef Data = SM.getBufferData(File);
+    if (Before)
+      while (S.Offset > 0 && llvm::is_contained(" \t", Data[S.Offset - 1]))
+        --S.Offset, ++S.Length;
+    else
+      while (S.Offset + S.Length < Data.size() &&
+             llvm::is_contained(" \t", Data[S.Offset + S.Length]))
+        ++S.Length;
+    return S;
+  }
+
   bool isFree(const Span &S) const {
     return Edits.isFree(File, S.Offset, S.Length);
   }
@@ -50,8 +65,12 @@ public:
           !U.Sum ? tokens(U.Counter->getLocation(), U.Counter->getLocation(),
                           "0")
           : U.Sum->getRHS()->IgnoreImpCasts() == U.Counter
-              ? tokens(U.Sum->getOperatorLoc(), U.Counter->getLocation(), "")
-              : tokens(U.Counter->getLocation(), U.Sum->getOperatorLoc(), "");
+              ? withBlanks(tokens(U.Sum->getOperatorLoc(),
+                                  U.Counter->getLocation(), ""),
+                           /*Before=*/true)
+              : withBlanks(tokens(U.Counter->getLocation(),
+                                  U.Sum->getOperatorLoc(), ""),
+                           /*Before=*/false);
       if (isFree(Base) && isFree(Index)) {
         Mine.push_back(std::move(Base));
         Mine.push_back(std::move(Index));
@@ -93,8 +112,9 @@ void planCursorEdits(ASTContext &Ctx, const FunctionDecl *Function,
     if (Mine.empty())
       continue;
     ++Count;
-    Decls += "auto *" + Name + " = " + C.Array->getName().str() + " + " +
-             llvm::toString(Plan->Start, 10) + "; ";
+    Decls += "auto *" + Name + " = " +
+             sumText(C.Array->getName().str(), llvm::toString(Plan->Start, 10)) +
+             "; ";
     Increments += ", ++" + Name;
     llvm::append_range(Accesses, Mine);
   }

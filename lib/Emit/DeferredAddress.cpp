@@ -2,6 +2,7 @@
 
 #include "Emit/DeferredAddress.h"
 #include "Analysis/VarWrites.h"
+#include "Emit/ExprText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -195,9 +196,10 @@ deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       std::string Type = V->getType().getUnqualifiedType().getAsString(
           Ctx.getPrintingPolicy());
       Body += " if (distwar_slot >= " + Slot.Offset + " && distwar_slot < " +
-              Slot.Offset + " + " + Slot.Extent + ") { const " + Type + " " +
-              V->getName().str() + " = distwar_slot - (" + Slot.Offset +
-              ") + (" + Slot.Lower + "); " + Ret + " }";
+              sumText(Slot.Offset, Slot.Extent) + ") { const " + Type + " " +
+              V->getName().str() + " = " +
+              shiftedText("distwar_slot", Slot.Offset, Slot.Lower) + "; " +
+              Ret + " }";
     } else {
       Body += " if (distwar_slot == " + Slot.Offset + ") " + Ret;
     }

@@ -26,6 +26,14 @@ bool EditList::editable(FileID File) const {
   return File == SM.getMainFileID() || (Headers && Headers->count(File));
 }
 
+bool EditList::beginsLine(SourceLocation Loc) const {
+  if (!Loc.isFileID())
+    return false;
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  llvm::StringRef Before = SM.getBufferData(FID).take_front(Offset);
+  return Before.substr(Before.find_last_of('\n') + 1).trim(" \t").empty();
+}
+
 void EditList::add(SourceLocation Loc, unsigned Length, std::string Text,
                    Rank R) {
   // A place inside a macro body has no offset in the file: refuse to write
@@ -139,11 +147,15 @@ llvm::Expected<tooling::Replacements> EditList::finish(FileID FID) const {
     std::string Text;
     unsigned Length = 0;
     for (const Edit *E : List) {
+      // A directive (the formatted form's #pragma) starts its own line.
+      if (llvm::StringRef(E->Text).starts_with("#") && !Text.empty() &&
+          Text.back() != '\n')
+        Text += '\n';
       Text += E->Text;
       Length = std::max(Length, E->Length);
     }
     if (auto It = LineRestored.find(Offset); It != LineRestored.end())
-      Text += "\n" + It->second + "\n";
+      Text += Layout.compact() ? "\n" + It->second + "\n" : "\n";
     if (llvm::Error Err =
             Result.add(tooling::Replacement(File, Offset, Length, Text)))
       return std::move(Err);
@@ -166,12 +178,25 @@ std::optional<unsigned> EditList::directiveLineStart(FileID FID,
   return Start;
 }
 
-std::string EditList::lineDirective(FileID FID, unsigned Line,
-                                   llvm::StringRef Renamed) const {
+PresumedLine presumedLine(const SourceManager &SM, FileID FID, unsigned Offset,
+                          llvm::StringRef MainPath, LineFileNames Names) {
+  PresumedLoc P =
+      SM.getPresumedLoc(SM.getLocForStartOfFile(FID).getLocWithOffset(Offset));
+  assert(P.isValid() && "a location in an edited file has a line");
+  // The name the prologue's #line gave the file, unless the user's own
+  // #line directives renamed it.
+  std::string Name;
+  if (P.getFilename() != SM.getFileEntryRefForID(FID)->getName())
+    Name = P.getFilename();
+  else if (Names == LineFileNames::Absolute)
+    Name = FID == SM.getMainFileID() ? MainPath.str()
+                                     : absoluteFilePath(SM, FID);
+  return {P.getLine(), Name.empty() ? "" : "\"" + escapeString(Name) + "\""};
+}
+
+std::string EditList::lineDirective(FileID FID, unsigned Line) const {
   std::string Text = "#line " + std::to_string(Line);
-  if (!Renamed.empty())
-    return Text + " \"" + escapeString(Renamed) + "\"";
-  if (Names == LineFileNames::Omitted)
+  if (Layout.Names == LineFileNames::Omitted)
     return Text;
   std::string Path =
       FID == SM.getMainFileID() ? FilePath : absoluteFilePath(SM, FID);
@@ -181,14 +206,9 @@ std::string EditList::lineDirective(FileID FID, unsigned Line,
 /// The #line directive that gives the line of \p Offset its number (and
 /// name) in the user's file back.
 std::string EditList::restoringDirective(FileID FID, unsigned Offset) const {
-  PresumedLoc P =
-      SM.getPresumedLoc(SM.getLocForStartOfFile(FID).getLocWithOffset(Offset));
-  assert(P.isValid() && "a location in an edited file has a line");
-  // The name the prologue's #line gave the file, unless the user's own
-  // #line directives renamed it.
-  llvm::StringRef Parsed = SM.getFileEntryRefForID(FID)->getName();
-  return lineDirective(FID, P.getLine(),
-                       P.getFilename() != Parsed ? P.getFilename() : "");
+  PresumedLine P = presumedLine(SM, FID, Offset, FilePath, Layout.Names);
+  std::string Text = "#line " + std::to_string(P.Line);
+  return P.QuotedFile.empty() ? Text : Text + " " + P.QuotedFile;
 }
 
 } // namespace distwar

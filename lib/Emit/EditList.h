@@ -3,8 +3,8 @@
 // The planner's edits, collected at file offsets and combined into one
 // tooling::Replacements per edited file: insertions that share an offset are
 // merged in rank order, and an insertion in front of a preprocessor directive
-// goes on a line of its own with a #line that gives the directive its number
-// back. An edit that would land in a macro body or a file that may not be
+// goes on a line of its own (in the compact form with a #line that gives the
+// directive its number back; the formatted form places its own). An edit that would land in a macro body or a file that may not be
 // edited is not made; the whole rewrite is then refused.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,7 @@
 #ifndef DISTWAR_EMIT_EDITLIST_H
 #define DISTWAR_EMIT_EDITLIST_H
 
+#include "Emit/LineDirectives.h"
 #include "Find/AtomicSites.h"
 #include "distwar-rewrite/Rewriter.h"
 #include "clang/AST/ASTContext.h"
@@ -40,12 +41,16 @@ enum Rank {
 class EditList {
 public:
   EditList(clang::ASTContext &Ctx, llvm::StringRef FilePath,
-           const EditableHeaders *Headers, LineFileNames Names)
+           const EditableHeaders *Headers, const OutputLayout &Layout)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), FilePath(FilePath),
-        Headers(Headers), Names(Names) {}
+        Headers(Headers), Layout(Layout) {}
 
   /// The main file, or a header that --edit-headers allows.
   bool editable(clang::FileID File) const;
+  /// Whether \p Loc is the first token of its line (a directive may be
+  /// inserted in front of it).
+  bool beginsLine(clang::SourceLocation Loc) const;
+  const OutputLayout &layout() const { return Layout; }
 
   /// Inserts (or replaces \p Length bytes with) \p Text at \p Loc.
   void add(clang::SourceLocation Loc, unsigned Length, std::string Text,
@@ -73,10 +78,8 @@ public:
   /// The files that have edits, the main file first if it has any.
   std::vector<clang::FileID> editedFiles() const;
   /// `#line Line "file"` for \p FID, named as its output names it (`#line
-  /// Line` when names are omitted), or \p Renamed where the user's own #line
-  /// directives named it so.
-  std::string lineDirective(clang::FileID FID, unsigned Line,
-                            llvm::StringRef Renamed = "") const;
+  /// Line` when names are omitted).
+  std::string lineDirective(clang::FileID FID, unsigned Line) const;
 
   /// The edits of \p FID as one valid set of replacements.
   llvm::Expected<clang::tooling::Replacements> finish(clang::FileID FID) const;
@@ -97,13 +100,20 @@ private:
   const clang::SourceManager &SM;
   std::string FilePath;
   const EditableHeaders *Headers;
-  LineFileNames Names;
+  const OutputLayout &Layout;
   std::vector<Edit> Edits;
   bool NotInFile = false;
 };
 
 /// \p S with a backslash before each quote and backslash.
 std::string escapeString(llvm::StringRef S);
+
+/// Where \p Offset of \p FID is presumed to be, and the file name a #line
+/// directive there gives (\p MainPath for the main file, quoted; none when
+/// \p Names omits them, unless the user's own #line directives renamed it).
+PresumedLine presumedLine(const clang::SourceManager &SM, clang::FileID FID,
+                          unsigned Offset, llvm::StringRef MainPath,
+                          LineFileNames Names);
 
 } // namespace distwar
 

@@ -7,6 +7,7 @@
 #include "Emit/BatchType.h"
 #include "Emit/CursorEdits.h"
 #include "Emit/DeferredAddress.h"
+#include "Emit/ExprText.h"
 #include "Emit/SiteTableNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -22,15 +23,6 @@ using namespace clang;
 namespace distwar {
 
 namespace {
-
-bool isSimpleToken(llvm::StringRef Text) {
-  return llvm::all_of(
-      Text, [](char C) { return llvm::isAlnum(C) || C == '_' || C == ':'; });
-}
-
-std::string parenthesized(const std::string &Text) {
-  return isSimpleToken(Text) ? Text : "(" + Text + ")";
-}
 
 std::string joinSum(llvm::ArrayRef<std::string> Terms, unsigned Constant,
                     bool KeepZero) {
@@ -51,10 +43,10 @@ class Planner {
 public:
   Planner(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
           llvm::StringRef FilePath, const EditableHeaders *Headers,
-          LineFileNames Names)
+          const OutputLayout &Layout)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), FilePath(FilePath),
         Headers(Headers), Table(siteTableName(FilePath)),
-        Edits(Ctx, FilePath, Headers, Names), Where(Ctx, Sites) {}
+        Edits(Ctx, FilePath, Headers, Layout), Where(Ctx, Sites) {}
 
   /// The file that holds \p G's function: the main file or a header.
   FileID fileOf(const SiteGroup &G) const { return Where.fileOf(G); }
@@ -202,15 +194,15 @@ private:
     std::string Lower = parenthesized(CL.LowerText);
     std::string Before = joinSum(ChannelTerms, Constant, false);
     std::string Slot =
-        Before + " + " +
-        (CL.LowerIsZero ? Var : "(" + Var + " - " + Lower + ")");
+        sumText(Before, CL.LowerIsZero ? Var : "(" + Var + " - " + Lower + ")");
     Slots.push_back(
         {I, Before,
-         CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")", Lower});
+         CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")",
+         CL.LowerText});
     ChannelTerms.push_back(Slots.back().Extent);
     if (!CL.HasUnrollPragma && Pragmas.insert(CL.Loop).second)
       Edits.add(CL.Loop->getBeginLoc(), 0,
-                unrollPragma(CL, Slots.back().Extent) + " ", RankPragma);
+                unrollPragma(CL, Slots.back().Extent), RankPragma);
     return Slot;
   }
 
@@ -218,11 +210,16 @@ private:
   /// constants, up to the runtime's batch limit; a longer loop (known only
   /// per instantiation when its bound is a template parameter) stays rolled
   /// (distwar::kChannelUnroll, batch.cuh).
+  /// The formatted form writes it as a directive on a line of its own where
+  /// the loop begins its line; the compact form (and a loop after other
+  /// code) as the _Pragma operator.
   std::string unrollPragma(const ChannelLoop &CL, const std::string &Trip) {
+    std::string Pragma = "unroll ::distwar::kChannelUnroll<" + Trip + ">";
     if (std::optional<int64_t> Count = constantTripCount(CL, Ctx))
-      return *Count <= kMaxBatchFields ? "_Pragma(\"unroll\")"
-                                       : "_Pragma(\"unroll 1\")";
-    return "_Pragma(\"unroll ::distwar::kChannelUnroll<" + Trip + ">\")";
+      Pragma = *Count <= kMaxBatchFields ? "unroll" : "unroll 1";
+    if (!Edits.layout().compact() && Edits.beginsLine(CL.Loop->getBeginLoc()))
+      return "#pragma " + Pragma + "\n";
+    return "_Pragma(\"" + Pragma + "\") ";
   }
 
   std::string threshold(unsigned TableIndex) const {
@@ -460,11 +457,12 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups, Variant V,
                        llvm::StringRef FilePath,
                        std::vector<VariantDecision> *Decisions,
-                       const EditableHeaders *Headers, LineFileNames Names) {
+                       const EditableHeaders *Headers,
+                       const OutputLayout &Layout) {
   PlannedEdits Out;
   Out.SlotTexts.resize(Sites.size());
   Out.SizeTexts.resize(Groups.size());
-  Planner P(Ctx, Sites, FilePath, Headers, Names);
+  Planner P(Ctx, Sites, FilePath, Headers, Layout);
   const SourceManager &SM = Ctx.getSourceManager();
   if (V == Variant::Floor) {
     std::vector<size_t> Floored;

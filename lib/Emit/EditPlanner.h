@@ -42,7 +42,7 @@ PlannedEdits planEdits(clang::ASTContext &Ctx,
                        llvm::StringRef FilePath,
                        std::vector<VariantDecision> *Decisions = nullptr,
                        const EditableHeaders *Headers = nullptr,
-                       LineFileNames Names = LineFileNames::Absolute);
+                       const OutputLayout &Layout = {});
 
 } // namespace distwar
 

@@ -21,15 +21,36 @@
 // SERIAL-DAG: group colourThenGeometry#0: batched (serial) key=id type=float sites=1 slots=3
 // SERIAL-DAG: group colourThenGeometry#1: batched (serial) key=id type=float sites=3 slots=3
 // CHECK-LABEL: __global__ void colourThenGeometry(
-// CHECK: bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 3 + 3, ::distwar::AlwaysSet<0, 3 + 0>, ::distwar::LaneSet<3 + 0, 3 + 3>> distwar_batch0; int distwar_key0 = 0;
+// CHECK: bool distwar_active0 = true;
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float,
+// CHECK: 3 + 3,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: 3 + 0>,
+// CHECK: ::distwar::LaneSet<3 + 0,
+// CHECK: 3 + 3>>
+// CHECK: distwar_batch0;
+// CHECK: int distwar_key0 = 0;
 // CHECK: if (g < 0.1f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK: distwar_batch0.set(0 + ch, &dcol[id * 3 + ch], g * ch); distwar_key0 = id; distwar_reached0 = true; } if (distwar_active0) {
-// CHECK-NEXT: if (g > 0.9f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: distwar_batch0.set(ch, &dcol[id * 3 + ch], g * ch);
+// CHECK: distwar_key0 = id;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: if (distwar_active0) {
+// CHECK: if (g > 0.9f)
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 // CHECK-NEXT: distwar_batch0.set(3 + 0, &dmean[id].x, 2.f * g);
 // CHECK-NEXT: distwar_batch0.set(3 + 1, &dmean[id].y, 3.f * g);
-// CHECK-NEXT: distwar_batch0.set(3 + 2, &dopac[id], 4.f * g); }} ::distwar::reduceButterfly(distwar_batch0, distwar_reached0, distwar_key0,
+// CHECK: distwar_batch0.set(3 + 2, &dopac[id], 4.f * g);
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
 // CHECK-NOT: distwar_batch1
 // CHECK-LABEL: __global__ void threeParts(
 __global__ void colourThenGeometry(float *dcol, float2 *dmean, float *dopac,
@@ -54,10 +75,27 @@ __global__ void colourThenGeometry(float *dcol, float2 *dmean, float *dopac,
 // captures the key; each part closes its guards and opens the next one's.
 // REPORT-DAG: group threeParts#0: batched (butterfly) key=id type=float sites=3 slots=3
 // SERIAL-DAG: group threeParts#2: batched (serial)
-// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<1, 3>> distwar_batch0;
-// CHECK: distwar_batch0.set(0, &ga[id], v); distwar_key0 = id; distwar_reached0 = true; if (distwar_active0) {
-// CHECK: distwar_batch0.set(1, &gb[id], 2.f * v); }} if (distwar_active0) {
-// CHECK: distwar_batch0.set(2, &gc[id], 3.f * v); }} ::distwar::reduceButterfly(distwar_batch0, distwar_reached0,
+// CHECK: ::distwar::Fields<float,
+// CHECK: 3,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: 1>,
+// CHECK: ::distwar::LaneSet<1,
+// CHECK: 3>>
+// CHECK: distwar_batch0;
+// CHECK: distwar_batch0.set(0, &ga[id], v);
+// CHECK: distwar_key0 = id;
+// CHECK: distwar_reached0 = true;
+// CHECK: if (distwar_active0) {
+// CHECK: distwar_batch0.set(1, &gb[id], 2.f * v);
+// CHECK: }
+// CHECK: }
+// CHECK: if (distwar_active0) {
+// CHECK: distwar_batch0.set(2, &gc[id], 3.f * v);
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
 // CHECK-LABEL: __global__ void readBetween(
 __global__ void threeParts(float *ga, float *gb, float *gc, const int *ids,
                            const float *__restrict__ x, int n) {
@@ -79,8 +117,18 @@ __global__ void threeParts(float *ga, float *gb, float *gc, const int *ids,
 // the parts keep their own reductions.
 // REPORT-DAG: group readBetween#0: batched (butterfly) key=id type=float sites=1 slots=1
 // REPORT-DAG: group readBetween#1: batched (butterfly) key=id type=float sites=1 slots=1
-// CHECK: distwar_batch0.set(0, &ga[id], v); distwar_key0 = id; ::distwar::reduceButterfly(distwar_batch0, distwar_active0,
-// CHECK: distwar_batch1.set(0, &gb[id], 2.f * v); distwar_key1 = id; }} ::distwar::reduceButterfly(distwar_batch1, distwar_active0,
+// CHECK: distwar_batch0.set(0, &ga[id], v);
+// CHECK: distwar_key0 = id;
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch0,
+// CHECK: distwar_active0,
+// CHECK: distwar_batch1.set(0, &gb[id], 2.f * v);
+// CHECK: distwar_key1 = id;
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch1,
+// CHECK: distwar_active0,
 // CHECK-LABEL: __global__ void tooWide(
 __global__ void readBetween(float *ga, float *gb, const int *ids,
                             const float *x, int n) {
@@ -115,8 +163,15 @@ __global__ void tooWide(float *ga, float *gb, const int *ids,
 // output): a LaneSet slot whose address repeats the condition.
 // REPORT-DAG: group optionalAfter#0: batched (butterfly) key=id type=float sites=2 slots=2
 // CHECK-LABEL: __global__ void optionalAfter(
-// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<1, 2>> distwar_batch0;
-// CHECK: if (distwar_slot == 1) return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
+// CHECK: ::distwar::Fields<float,
+// CHECK: 2,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: 1>,
+// CHECK: ::distwar::LaneSet<1,
+// CHECK: 2>>
+// CHECK: distwar_batch0;
+// CHECK: if (distwar_slot == 1)
+// CHECK: return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
 __global__ void optionalAfter(float *ga, float *gopt, const int *ids,
                               const float *__restrict__ x, int n) {
   for (int j = 0; j < n; j++) {

@@ -16,12 +16,20 @@
 // fallback): each branch adds other fields, the opacity after the if.
 // REPORT-DAG: group twoBranches#0: batched (butterfly) key=id type=float sites=5 slots=5
 // CHECK-LABEL: __global__ void twoBranches(
-// CHECK: ::distwar::Fields<float, 5, ::distwar::LaneSet<0, 4>, ::distwar::AlwaysSet<4, 5>> distwar_batch0;
+// CHECK: ::distwar::Fields<float,
+// CHECK: 5,
+// CHECK: ::distwar::LaneSet<0,
+// CHECK: 4>,
+// CHECK: ::distwar::AlwaysSet<4,
+// CHECK: 5>>
+// CHECK: distwar_batch0;
 // CHECK: if (r[j * 32 + threadIdx.x % 32] <= 0.5f) {
 // CHECK-NEXT: distwar_batch0.set(0, &dT[id * 9 + 0], g[j]);
 // CHECK: } else {
 // CHECK-NEXT: distwar_batch0.set(2, &dmean[id].x, g[j]);
-// CHECK: ::distwar::reduceButterfly({{.*}} if (distwar_slot == 2) return &dmean[distwar_key0].x;
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &dmean[distwar_key0].x;
 __global__ void twoBranches(float *dT, float2 *dmean, float *dopac,
                             const int *ids, const float *__restrict__ g,
                             const float *__restrict__ r, int n) {
@@ -60,8 +68,17 @@ __global__ void bothArms(float *ga, float *gb, const float *__restrict__ x,
 // is repeated for the address, the lane-dependent ones are not.
 // REPORT-DAG: group nested#0: batched (butterfly) key=id type=float sites=3 slots=3
 // CHECK-LABEL: __global__ void nested(
-// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<1, 3>> distwar_batch0;
-// CHECK: if (distwar_slot == 1) return ((gopt)) ? (&gopt[distwar_key0 * 2]) : nullptr; if (distwar_slot == 2) return &gopt[distwar_key0 * 2 + 1];
+// CHECK: ::distwar::Fields<float,
+// CHECK: 3,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: 1>,
+// CHECK: ::distwar::LaneSet<1,
+// CHECK: 3>>
+// CHECK: distwar_batch0;
+// CHECK: if (distwar_slot == 1)
+// CHECK: return ((gopt)) ? (&gopt[distwar_key0 * 2]) : nullptr;
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &gopt[distwar_key0 * 2 + 1];
 __global__ void nested(float *ga, float *gopt, const int *ids,
                        const float *__restrict__ x, int n) {
   for (int j = 0; j < n; j++) {

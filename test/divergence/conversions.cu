@@ -4,7 +4,8 @@
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: %FileCheck %s --check-prefix=SITES < %t.txt
-// RUN: test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '')
+// RUN: %if format-compact %{ test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '') %}
+// RUN: %check-line-map %s %t.cu
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
@@ -34,22 +35,50 @@ __global__ void continues(float *ga, float *gb, float *out, const float *x,
   out[threadIdx.x] = acc;
 }
 // CHECK-LABEL: __global__ void continues(
-// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0; float b;
-// CHECK-NEXT: float a = x[threadIdx.x * n + j];
+// CHECK: for (int j = 0;
+// CHECK: j < n;
+// CHECK: j++) {
+// CHECK: bool distwar_active0 = true;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: float b;
+// CHECK: float a = x[threadIdx.x * n + j];
 // CHECK-NEXT: if (a < 0.f) {
 // CHECK-NEXT: if (a < -1.f)
 // CHECK-NEXT: distwar_active0 = false;
 // b = a * 2.f and the test of b only compute: they run in every lane, inside
 // one warp-uniform branch (speculation), with no per-lane guard.
-// CHECK-NEXT: } if (::distwar::anyActive(distwar_active0)) {
+// CHECK: }
+// CHECK: if (::distwar::anyActive(distwar_active0)) {
 // CHECK-NEXT: b = a * 2.f;
 // CHECK-NEXT: if (b > m)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: const int id = ids[j];
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: const int id = ids[j];
 // CHECK-NEXT: distwar_batch0.set(0, &ga[id], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[id], b); distwar_key0 = id; }} ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; }); if (distwar_active0) {
-// CHECK-NEXT: acc += b;
-// CHECK-NEXT: } }
+// CHECK: distwar_batch0.set(1, &gb[id], b);
+// CHECK: distwar_key0 = id;
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_active0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_conversions_cu,
+// CHECK: 0),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
+// CHECK: if (distwar_active0) {
+// CHECK: acc += b;
+// CHECK: }
+// CHECK: }
 // REPORT: group continues#0: batched (butterfly-uniform) key=id
 
 // The group under a per-lane if: the reduction moves after the if, the flag
@@ -64,9 +93,31 @@ __global__ void underIf(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void underIf(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK: distwar_batch0.set(1, &gb[i], a * a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: distwar_batch0.set(1, &gb[i], a * a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_conversions_cu,
+// CHECK: 1),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group underIf#0: batched (butterfly-uniform) key=i
 
 // A lane-dependent loop-condition term that never changes in the loop.
@@ -81,11 +132,22 @@ __global__ void loopTerm(float *g, const float *x, int n, int w) {
   }
 }
 // CHECK-LABEL: __global__ void loopTerm(
-// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (inside); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
-// CHECK-NEXT: counter++;
+// CHECK: for (int j = 0;
+// CHECK: j < n;
+// CHECK: ++j) {
+// CHECK: bool distwar_active0 = (inside);
+// CHECK: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: if (distwar_active0) {
+// CHECK: counter++;
 // CHECK-NEXT: if (x[j] > 1.f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: distwar_batch0.set(0, &g[j], x[j] * counter); distwar_key0 = j; }} ::distwar::reduceButterflyUniform(
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: distwar_batch0.set(0, &g[j], x[j] * counter);
+// CHECK: distwar_key0 = j;
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
 // REPORT: group loopTerm#0: batched (butterfly-uniform) key=j
 
 // A field under a grid-uniform condition (a nullable output) joins the group
@@ -104,12 +166,26 @@ __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void fields(
-// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<2, 3>> distwar_batch0;
+// CHECK: ::distwar::Fields<float,
+// CHECK: 3,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: 1>,
+// CHECK: ::distwar::LaneSet<2,
+// CHECK: 3>>
+// CHECK: distwar_batch0;
 // CHECK: distwar_batch0.set(0, &ga[i], a);
 // CHECK-NEXT: if (gopt)
 // CHECK-NEXT: distwar_batch0.set(1, &gopt[i], 2.f * a);
 // CHECK-NEXT: if (a > 0.5f)
-// CHECK-NEXT: distwar_batch0.set(2, &gc[i], a); distwar_key0 = i; ::distwar::reduceButterflyUniform({{.*}} if (distwar_slot == 1) return ((gopt)) ? (&gopt[distwar_key0]) : nullptr; if (distwar_slot == 2) return &gc[distwar_key0]; return nullptr; });
+// CHECK: distwar_batch0.set(2, &gc[i], a);
+// CHECK: distwar_key0 = i;
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: if (distwar_slot == 1)
+// CHECK: return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &gc[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // SITES: conversions.cu:{{[0-9]+}}:7: batched atomicAdd in fields buffer=gc key=i slot=2 type=float group=fields#0
 // REPORT: group fields#0: batched (butterfly-uniform) key=i type=float sites=3
 
@@ -119,7 +195,12 @@ __global__ void straight(float *ga, float *gb, int id, float v) {
   atomicAdd(&gb[id], v);
 }
 // CHECK-LABEL: __global__ void straight(
-// CHECK: distwar_batch0.set(1, &gb[id], v); distwar_key0 = id; ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0,
+// CHECK: distwar_batch0.set(1, &gb[id], v);
+// CHECK: distwar_key0 = id;
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: true,
+// CHECK: distwar_key0,
 // REPORT: group straight#0: batched (butterfly-uniform) key=id
 
 // Keys from a per-lane table: serial (match-any) in auto mode.
@@ -134,7 +215,9 @@ __global__ void perLane(float *ga, float *gb, const int *ids, int k) {
   }
 }
 // CHECK-LABEL: __global__ void perLane(
-// CHECK: ::distwar::reduceSerial(distwar_batch{{[0-9]}}, id,
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch{{[0-9]}},
+// CHECK: id,
 // REPORT: group perLane#0: batched (serial; not butterfly: DW0026 key-varies) key=id
 
 // Every lane owns its key: nothing to gain, left alone in auto mode.
@@ -179,19 +262,59 @@ __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
   gc[threadIdx.x] += T;
 }
 // CHECK-LABEL: __global__ void split(
-// CHECK: for (int j = 0; j < n; j++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::LaneSet<1, 3>> distwar_batch0; int distwar_key0 = 0; int id;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + j];
+// CHECK: for (int j = 0;
+// CHECK: j < n;
+// CHECK: j++) {
+// CHECK: bool distwar_active0 = true;
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float,
+// CHECK: 3,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: 1>,
+// CHECK: ::distwar::LaneSet<1,
+// CHECK: 3>>
+// CHECK: distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: int id;
+// CHECK: const float a = x[threadIdx.x * n + j];
 // CHECK-NEXT: if (a <= 0.f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 // CHECK-NEXT: id = ids[j];
-// CHECK-NEXT: distwar_batch0.set(0, &gc[id], a * T); distwar_key0 = id; distwar_reached0 = true; } if (distwar_active0) {
-// CHECK-NEXT: T *= 1.f - a;
+// CHECK: distwar_batch0.set(0, &gc[id], a * T);
+// CHECK: distwar_key0 = id;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: if (distwar_active0) {
+// CHECK: T *= 1.f - a;
 // CHECK-NEXT: if (a < cut)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 // CHECK-NEXT: distwar_batch0.set(1, &gm[id], a);
-// CHECK-NEXT: distwar_batch0.set(2, &go[id], T); }} ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gc[distwar_key0]; if (distwar_slot == 1) return &gm[distwar_key0]; if (distwar_slot == 2) return &go[distwar_key0]; return nullptr; }); if (distwar_active0) {
-// CHECK-NEXT: T += 0.5f;
-// CHECK-NEXT: } }
+// CHECK: distwar_batch0.set(2, &go[id], T);
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_conversions_cu,
+// CHECK: 6),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &gc[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gm[distwar_key0];
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &go[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
+// CHECK: if (distwar_active0) {
+// CHECK: T += 0.5f;
+// CHECK: }
+// CHECK: }
 // REPORT: group split#0: batched (butterfly-uniform) key=id type=float sites=3 slots=3
 
 // Two keys in one iteration, one after the other: both get the butterfly and
@@ -206,7 +329,40 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
   }
 }
 // CHECK-LABEL: __global__ void twoKeys(
-// CHECK: distwar_batch0.set(0, &ga[i], v); distwar_key0 = i; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 7), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
-// CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], v); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_conversions_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gb[distwar_key1]; return nullptr; });
+// CHECK: distwar_batch0.set(0, &ga[i], v);
+// CHECK: distwar_key0 = i;
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_active0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_conversions_cu,
+// CHECK: 7),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
+// CHECK: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
+// CHECK: int distwar_key1 = 0;
+// CHECK: if (distwar_active0) {
+// CHECK: distwar_batch1.set(0, &gb[ids[i]], v);
+// CHECK: distwar_key1 = ids[i];
+// CHECK: }
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch1,
+// CHECK: distwar_active0,
+// CHECK: distwar_key1,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_conversions_cu,
+// CHECK: 8),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &gb[distwar_key1];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group twoKeys#0: batched (butterfly-uniform) key=i
 // REPORT: group twoKeys#1: batched (butterfly) key=ids[i]

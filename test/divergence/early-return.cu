@@ -6,7 +6,8 @@
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
-// RUN: test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '')
+// RUN: %if format-compact %{ test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '') %}
+// RUN: %check-line-map %s %t.cu
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
@@ -26,8 +27,20 @@ __global__ void converted(float *gx, float *gy, const float *w, int n, int k) {
 // CHECK: bool distwar_returned = (px >= n);
 // CHECK-EMPTY:
 // CHECK-NEXT: const float s = 2.f * px;
-// CHECK-NEXT: for (int t = 0; t < k; ++t) { bool distwar_active0 = (!distwar_returned); ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) {
-// CHECK: distwar_batch0.set(1, &gy[t], v * v); distwar_key0 = t; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0,
+// CHECK: for (int t = 0;
+// CHECK: t < k;
+// CHECK: ++t) {
+// CHECK: bool distwar_active0 = (!distwar_returned);
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: if (distwar_active0) {
+// CHECK: distwar_batch0.set(1, &gy[t], v * v);
+// CHECK: distwar_key0 = t;
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_active0,
+// CHECK: distwar_key0,
 // REPORT: group converted#0: batched (butterfly-uniform) key=t
 
 // A load between the return and the loop would fault for returned lanes.
@@ -44,7 +57,11 @@ __global__ void loadBetween(float *gx, float *gy, const float *w, int n,
 }
 // CHECK-LABEL: __global__ void loadBetween(
 // CHECK: return;
-// CHECK: distwar_key0 = t; ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0,
+// CHECK: distwar_key0 = t;
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: true,
+// CHECK: distwar_key0,
 // REPORT: group loadBetween#0: batched (butterfly-uniform; note: DW0037 early-return)
 
 // Code after the loop would run for returned lanes.

@@ -6,7 +6,8 @@
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
-// RUN: test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '')
+// RUN: %if format-compact %{ test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '') %}
+// RUN: %check-line-map %s %t.cu
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
@@ -31,18 +32,40 @@ __global__ void nested(float *ga, float *gb, float *out, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void nested(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: acc += a;
 // CHECK-NEXT: if (a < 2.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a * a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: acc *= 0.5f;
+// CHECK: distwar_batch0.set(1, &gb[i], a * a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: acc *= 0.5f;
 // CHECK-NEXT: }
 // CHECK-NEXT: acc += 1.f;
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
-// CHECK-NEXT: out[threadIdx.x] = acc;
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 0),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
+// CHECK: out[threadIdx.x] = acc;
 // REPORT: group nested#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // Nested ifs after a converted continue: the holder runs under the live
@@ -65,17 +88,43 @@ __global__ void afterContinue(float *ga, float *gb, const float *x, int n) {
   ga[n + threadIdx.x] = T;
 }
 // CHECK-LABEL: __global__ void afterContinue(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_active0 = true;
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a < -1.f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: T *= 1.f - a;
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: T *= 1.f - a;
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: if (a < 2.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a * T);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], T); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: }
-// CHECK-NEXT: } } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; }); if (distwar_active0) {
+// CHECK: distwar_batch0.set(1, &gb[i], T);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 1),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
+// CHECK: if (distwar_active0) {
 // REPORT: group afterContinue#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // The group in the then branch; the else branch keeps its behaviour.
@@ -94,15 +143,37 @@ __global__ void thenArm(float *ga, float *gb, float *out, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void thenArm(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], 2.f * a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: } else {
+// CHECK: distwar_batch0.set(1, &gb[i], 2.f * a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: } else {
 // CHECK-NEXT: acc -= a;
 // CHECK-NEXT: out[i] = acc;
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 2), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 2),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group thenArm#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // The group in the else branch.
@@ -119,14 +190,36 @@ __global__ void elseArm(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void elseArm(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: acc += a;
 // CHECK-NEXT: } else {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], acc);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 3), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// CHECK: distwar_batch0.set(1, &gb[i], a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 3),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group elseArm#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // An else-if chain with the group in the middle arm; the conditions of the
@@ -147,17 +240,39 @@ __global__ void elseIfChain(float *ga, float *gb, float *out, const float *x,
   }
 }
 // CHECK-LABEL: __global__ void elseIfChain(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 2.f) {
 // CHECK-NEXT: out[i] = a;
 // CHECK-NEXT: } else if (a > 0.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a * 3.f); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: } else if (a > -2.f)
+// CHECK: distwar_batch0.set(1, &gb[i], a * 3.f);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: } else if (a > -2.f)
 // CHECK-NEXT: out[i] = -a;
 // CHECK-NEXT: else
-// CHECK-NEXT: out[i] = 0.f; ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 4), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// CHECK: out[i] = 0.f;
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 4),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group elseIfChain#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // Three levels, the middle one with an else, and an if without braces.
@@ -178,18 +293,40 @@ __global__ void deep(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void deep(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f)
 // CHECK-NEXT: if (a < 4.f) {
 // CHECK-NEXT: s += a;
 // CHECK-NEXT: } else {
 // CHECK-NEXT: if (s > 1.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], s);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: }
+// CHECK: distwar_batch0.set(1, &gb[i], a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
 // CHECK-NEXT: s = 0.f;
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 5), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 5),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group deep#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // Split groups: the first under nested ifs after a converted continue, the
@@ -215,20 +352,63 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
   gc[threadIdx.x] = T;
 }
 // CHECK-LABEL: __global__ void segments(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_active0 = true; bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_active0 = true;
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a < -3.f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: if (a > 0.f) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: if (a > 0.f) {
 // CHECK-NEXT: if (a < 1.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gc[i], a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: }
+// CHECK: distwar_batch0.set(1, &gc[i], a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
 // CHECK-NEXT: } else {
 // CHECK-NEXT: T += a;
-// CHECK-NEXT: } } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 6), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gc[distwar_key0]; return nullptr; }); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; int distwar_key1 = 0; if (distwar_active0) {
-// CHECK-NEXT: T *= 0.5f;
-// CHECK-NEXT: distwar_batch1.set(0, &gb[ids[i]], T); distwar_key1 = ids[i]; } ::distwar::reduceButterfly(distwar_batch1, distwar_active0, distwar_key1, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 7), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &gb[distwar_key1]; return nullptr; });
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 6),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gc[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
+// CHECK: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
+// CHECK: int distwar_key1 = 0;
+// CHECK: if (distwar_active0) {
+// CHECK: T *= 0.5f;
+// CHECK: distwar_batch1.set(0, &gb[ids[i]], T);
+// CHECK: distwar_key1 = ids[i];
+// CHECK: }
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch1,
+// CHECK: distwar_active0,
+// CHECK: distwar_key1,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 7),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &gb[distwar_key1];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group segments#0: batched (butterfly-uniform) key=i type=float sites=2
 // REPORT: group segments#1: batched (butterfly) key=ids[i] type=float sites=1
 
@@ -247,15 +427,37 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void nestedField(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: const float a = x[threadIdx.x * n + i];
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: if (a > 0.f) {
 // CHECK-NEXT: if (a < 1.f) {
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
 // CHECK-NEXT: if (gopt)
-// CHECK-NEXT: distwar_batch0.set(1, &gopt[i], a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: }
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 8), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return ((gopt)) ? (&gopt[distwar_key0]) : nullptr; return nullptr; });
+// CHECK: distwar_batch0.set(1, &gopt[i], a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 8),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group nestedField#0: batched (butterfly-uniform) key=i type=float sites=2
 
 // A plain block at the body's top level holds the group: the same shape,
@@ -270,10 +472,32 @@ __global__ void block(float *ga, float *gb, const float *x, int n) {
   }
 }
 // CHECK-LABEL: __global__ void block(
-// CHECK: for (int i = 0; i < n; i++) { bool distwar_reached0 = false; ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: {
+// CHECK: for (int i = 0;
+// CHECK: i < n;
+// CHECK: i++) {
+// CHECK: bool distwar_reached0 = false;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: {
 // CHECK-NEXT: const float a = x[threadIdx.x * n + i];
 // CHECK-NEXT: distwar_batch0.set(0, &ga[i], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a); distwar_key0 = i; distwar_reached0 = true;
-// CHECK-NEXT: } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_if_else_cu, 9), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gb[distwar_key0]; return nullptr; });
+// CHECK: distwar_batch0.set(1, &gb[i], a);
+// CHECK: distwar_key0 = i;
+// CHECK: distwar_reached0 = true;
+// CHECK: }
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: distwar_reached0,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_if_else_cu,
+// CHECK: 9),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gb[distwar_key0];
+// CHECK: return nullptr;
+// CHECK: });
 // REPORT: group block#0: batched (butterfly-uniform) key=i type=float sites=2

@@ -44,8 +44,12 @@ __global__ void callCond(float *ga, float *gb, const float *x, int n) {
 // REPORT-DAG: group callCond#0: batched (serial; not butterfly: DW0045 condition-side-effects)
 // CHECK-LABEL: __global__ void callCond(
 // CHECK: } else if (probe(a)) {
-// CHECK-NEXT: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; distwar_batch0.set(0, &ga[i], a);
-// CHECK-NEXT: distwar_batch0.set(1, &gb[i], a); ::distwar::reduceSerial(distwar_batch0, i,
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: distwar_batch0.set(0, &ga[i], a);
+// CHECK: distwar_batch0.set(1, &gb[i], a);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: i,
 
 // An if with an init statement.
 __global__ void initStmt(float *ga, float *gb, const float *x, int n) {

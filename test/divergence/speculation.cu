@@ -6,7 +6,8 @@
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim | diff %t.cu -
-// RUN: test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '')
+// RUN: %if format-compact %{ test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '') %}
+// RUN: %check-line-map %s %t.cu
 #define BLOCK 64
 
 // Shared memory at the loop counter (bounded by min(BLOCK, n) <= 64) and
@@ -34,13 +35,18 @@ __global__ void sharedInBounds(float *ga, float *gb, const int *ids,
 }
 // CHECK-LABEL: __global__ void sharedInBounds(
 // CHECK: if (budget < 0)
-// CHECK-NEXT: distwar_active0 = false; if (::distwar::anyActive(distwar_active0)) {
-// CHECK-NEXT: const float2 p = distwar_cursor0[0];
+// CHECK: distwar_active0 = false;
+// CHECK: if (::distwar::anyActive(distwar_active0)) {
+// CHECK: const float2 p = distwar_cursor0[0];
 // CHECK-NEXT: const float r = sqrtf(p.x * p.x + p.y * p.y);
 // CHECK-NEXT: if (r > 1.0f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: const float w = expf(-r);
-// CHECK: distwar_key0 = id[j]; }} ::distwar::reduceButterfly(
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: const float w = expf(-r);
+// CHECK: distwar_key0 = id[j];
+// CHECK: }
+// CHECK: }
+// CHECK: ::distwar::reduceButterfly(
 
 // A global read between the skips may fault in a lane that skipped: the
 // per-lane guards stay.
@@ -63,9 +69,11 @@ __global__ void globalRead(float *ga, float *gb, const int *ids,
 // CHECK-LABEL: __global__ void globalRead(
 // CHECK-NOT: anyActive
 // CHECK: if (a < 0.f)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 // CHECK: if (b < a)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 
 // The loop bound exceeds the array: not proven in bounds.
 __global__ void outOfBounds(float *ga, float *gb, const int *ids, int n) {
@@ -88,7 +96,8 @@ __global__ void outOfBounds(float *ga, float *gb, const int *ids, int n) {
 // CHECK-LABEL: __global__ void outOfBounds(
 // CHECK-NOT: anyActive
 // CHECK: if (b < a)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 
 __device__ float weight(const float *table, int i) { return table[i]; }
 
@@ -112,7 +121,8 @@ __global__ void userCall(float *ga, float *gb, const int *ids,
 // CHECK-LABEL: __global__ void userCall(
 // CHECK-NOT: anyActive
 // CHECK: if (b < a)
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
 // CHECK-NOT: anyActive
 // REPORT: group sharedInBounds#0: batched (butterfly)
 // REPORT: group globalRead#0: batched (butterfly)

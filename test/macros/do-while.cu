@@ -5,7 +5,8 @@
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
-// RUN: test $(wc -l < %t.cu) -eq $(( $(wc -l < %s) + 3 ))
+// RUN: %if format-compact %{ test $(wc -l < %t.cu) -eq $(( $(wc -l < %s) + 3 )) %}
+// RUN: %check-line-map %s %t.cu
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 // The tool's own output is left as it is.
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim > %t.twice.cu
@@ -45,23 +46,57 @@
 __global__ void xyz(float3 *grad, float *op, float *r, const int *ids,
                     float3 v, float o, bool hit) {
   const int id = ids[threadIdx.x], other = ids[threadIdx.x + 32];
-  // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); distwar_batch0.set(1, &grad[id].y, v.y); distwar_batch0.set(2, &grad[id].z, v.z); } while (0);
+  // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0;
+  // CHECK: do {
+  // CHECK: distwar_batch0.set(0, &grad[id].x, v.x);
+  // CHECK: distwar_batch0.set(1, &grad[id].y, v.y);
+  // CHECK: distwar_batch0.set(2, &grad[id].z, v.z);
+  // CHECK: }
+  // CHECK: while (0);
   ADD3(grad, id, v);
-  // CHECK-NEXT: do { distwar_batch0.set(3, &op[id], o); } while (false);
+  // CHECK: do {
+  // CHECK: distwar_batch0.set(3, &op[id], o);
+  // CHECK: }
+  // CHECK: while (false);
   ADD_ONE(&op[id], o);
-  // CHECK-NEXT: distwar_batch0.set(4, &r[id], o); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 0));
+  // CHECK: distwar_batch0.set(4, &r[id], o);
+  // CHECK: ::distwar::reduceSerial(
+  // CHECK: distwar_batch0,
+  // CHECK: id,
+  // CHECK: DISTWAR_SITE_THRESHOLD(
+  // CHECK: distwar_sites_do_while_cu,
+  // CHECK: 0));
   atomicAdd(&r[id], o);
-  // CHECK-NEXT: ::distwar::Batch<float, 3> distwar_batch1; if (hit)
+  // CHECK: ::distwar::Batch<float, 3> distwar_batch1;
+  // CHECK: if (hit)
   if (hit)
-    // CHECK-NEXT: do { distwar_batch1.set(0, &grad[other].x, v.x); {{.*}} } while (0); ::distwar::reduceSerial(distwar_batch1, other, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 1));
+    // CHECK: do {
+    // CHECK: distwar_batch1.set(0, &grad[other].x, v.x);
+    // CHECK: {{.*}} }
+    // CHECK: while (0);
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch1,
+    // CHECK: other,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_do_while_cu,
+    // CHECK: 1));
     ADD3(grad, other, v);
 }
 
 // A multi-line invocation keeps its line count.
 __global__ void lines(float3 *grad, const int *ids, float3 v) {
   const int id = ids[threadIdx.x];
-  // CHECK: do { distwar_batch0.set(0, &grad[id].x, v.x); {{.*}} } while (0)
-  // CHECK-NEXT: {{^}}; ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 2));
+  // CHECK: do {
+  // CHECK: distwar_batch0.set(0, &grad[id].x, v.x);
+  // CHECK: {{.*}} }
+  // CHECK: while (0)
+  // CHECK: {{^}};
+  // CHECK: ::distwar::reduceSerial(
+  // CHECK: distwar_batch0,
+  // CHECK: id,
+  // CHECK: DISTWAR_SITE_THRESHOLD(
+  // CHECK: distwar_sites_do_while_cu,
+  // CHECK: 2));
   ADD3(grad, id,
        v);
 }
@@ -73,7 +108,17 @@ __global__ void looped(float3 *grad, const int *ids, float3 v, int n) {
     const int id = ids[threadIdx.x * n + j];
     if (j == N)
       continue;
-    // CHECK: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; do { distwar_batch0.set(0, &grad[id].x, v.x); {{.*}} } while (0); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_do_while_cu, 3));
+    // CHECK: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0;
+    // CHECK: do {
+    // CHECK: distwar_batch0.set(0, &grad[id].x, v.x);
+    // CHECK: {{.*}} }
+    // CHECK: while (0);
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch0,
+    // CHECK: id,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_do_while_cu,
+    // CHECK: 3));
     ADD3(grad, id, v);
   }
 }
@@ -97,9 +142,9 @@ __global__ void refused(float4 *grad, const int *ids, float4 v, int n) {
 }
 
 // REPORT: do-while.cu: 22 atomic site(s), 4 group(s), rewritten
-// REPORT: do-while.cu:49:3: batched atomicAdd in xyz {{.*}} field=.z slot=2 {{.*}} group=xyz#0
-// REPORT: do-while.cu:53:3: batched atomicAdd in xyz buffer=r {{.*}} slot=4 {{.*}} group=xyz#0
-// REPORT: do-while.cu:57:5: batched atomicAdd in xyz {{.*}} group=xyz#1
+// REPORT: do-while.cu:56:3: batched atomicAdd in xyz {{.*}} field=.z slot=2 {{.*}} group=xyz#0
+// REPORT: do-while.cu:69:3: batched atomicAdd in xyz buffer=r {{.*}} slot=4 {{.*}} group=xyz#0
+// REPORT: do-while.cu:83:5: batched atomicAdd in xyz {{.*}} group=xyz#1
 // REPORT: do-while.cu:[[#BREAK:]]:3: unchanged atomicAdd in refused {{.*}}DW0039 macro-do-while
 // REPORT: do-while.cu:[[#BREAK]]:3: unchanged atomicAdd in refused {{.*}}DW0039 macro-do-while
 // REPORT: do-while.cu:[[#BREAK+2]]:3: unchanged atomicAdd in refused {{.*}}DW0039 macro-do-while

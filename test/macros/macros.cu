@@ -5,7 +5,8 @@
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // Three prologue lines, then the file's own lines.
-// RUN: test $(wc -l < %t.cu) -eq $(( $(wc -l < %s) + 3 ))
+// RUN: %if format-compact %{ test $(wc -l < %t.cu) -eq $(( $(wc -l < %s) + 3 )) %}
+// RUN: %check-line-map %s %t.cu
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
 // The bodies stay as written.
@@ -34,19 +35,39 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
                         bool ortho) {
   const int id = ids[threadIdx.x];
   if (id >= 0) {
-    // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0; distwar_batch0.set(0, (&((&g.pos[id])->x)), ((d).x)); distwar_batch0.set(1, {{.*}}; distwar_batch0.set(2, (&((&g.pos[id])->z)), ((d).z));
+    // CHECK: ::distwar::Batch<float, 5, ::distwar::AlwaysSet<0, 5>> distwar_batch0;
+    // CHECK: distwar_batch0.set(0, (&((&g.pos[id])->x)), ((d).x));
+    // CHECK: distwar_batch0.set(1, {{[^;]*}};
+    // CHECK: distwar_batch0.set(
+    // CHECK: 2,
+    // CHECK: (&((&g.pos[id])->z)),
+    // CHECK: ((d).z));
     ATOMICADD_F3(&g.pos[id], d);
     float s = ortho ? 1.f : 2.f;
     // A multi-line invocation keeps its line count.
     // CHECK: distwar_batch0.set(3, (&g.rad[id]), (r * s))
-    // CHECK-NEXT: {{^}}; float
+    // CHECK: {{^}};
+    // CHECK: float
     ATOMICADD(&g.rad[id],
               r * s); float unused = s;
     // Only the argument comes from a macro: the call stays in place.
-    // CHECK: distwar_batch0.set(4, AT(g.rad, id), r); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 0));
+    // CHECK: distwar_batch0.set(4, AT(g.rad, id), r);
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch0,
+    // CHECK: id,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_macros_cu,
+    // CHECK: 0));
     atomicAdd(AT(g.rad, id), r);
     // An integer counter through a macro: its own, exact, integer batch.
-    // CHECK: ::distwar::Batch<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; distwar_batch1.set(0, (&g.hits[id]), (1)); ::distwar::reduceSerial(distwar_batch1, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 1));
+    // CHECK: ::distwar::Batch<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
+    // CHECK: distwar_batch1.set(0, (&g.hits[id]), (1));
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch1,
+    // CHECK: id,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_macros_cu,
+    // CHECK: 1));
     ATOMICADD(&g.hits[id], 1);
   }
 }
@@ -54,8 +75,16 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
 // A macro whose body ends with ';' and a key spelled through a macro.
 __global__ void xyz(float3 *grad, const int *ids, float3 v) {
   const int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; distwar_batch0.set(0, &grad[(id)].x, v.x); distwar_batch0.set(1, &grad[(id)].y, v.y); distwar_batch0.set(2, &grad[(id)].z, v.z);
-  // CHECK-SAME: ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_macros_cu, 2));
+  // CHECK: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0;
+  // CHECK: distwar_batch0.set(0, &grad[(id)].x, v.x);
+  // CHECK: distwar_batch0.set(1, &grad[(id)].y, v.y);
+  // CHECK: distwar_batch0.set(2, &grad[(id)].z, v.z);
+  // CHECK: ::distwar::reduceSerial(
+  // CHECK: distwar_batch0,
+  // CHECK: id,
+  // CHECK: DISTWAR_SITE_THRESHOLD(
+  // CHECK: distwar_sites_macros_cu,
+  // CHECK: 2));
   ADD3(grad, ID(id), v)
 }
 

@@ -36,7 +36,20 @@ template <typename T> struct View<T, 1> {
 // CHECK: atomicAdd(&grad_alphas[k][lane], a);
 // CHECK-NEXT: atomicAdd(&grad_features[ch][n], 2.f * a);
 // SERIAL-LABEL: __global__ void compositeBackward(
-// SERIAL: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1; distwar_batch1.set(0, &grad_features[ch][n], 2.f * a); ::distwar::reduceSerial(distwar_batch1, &grad_features[ch][n], DISTWAR_SITE_THRESHOLD(distwar_sites_accessor_subscripts_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &grad_features[ch][n]; return nullptr; });
+// SERIAL: ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
+// SERIAL: distwar_batch1.set(0, &grad_features[ch][n], 2.f * a);
+// SERIAL: ::distwar::reduceSerial(
+// SERIAL: distwar_batch1,
+// SERIAL: &grad_features[ch][n],
+// SERIAL: DISTWAR_SITE_THRESHOLD(
+// SERIAL: distwar_sites_accessor_subscripts_cu,
+// SERIAL: 1),
+// SERIAL: [&](int distwar_slot) ->
+// SERIAL: float * {
+// SERIAL: if (distwar_slot == 0)
+// SERIAL: return &grad_features[ch][n];
+// SERIAL: return nullptr;
+// SERIAL: });
 __global__ void compositeBackward(View<float, 2> grad_features,
                                   View<float, 2> grad_alphas,
                                   const View<float, 2> alphas,

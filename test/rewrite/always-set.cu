@@ -9,7 +9,11 @@
 // Every site unconditional, one range; the channel loop's slots included.
 __global__ void unconditional(float *dc, float2 *dxy, const int *ids, float v) {
   int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Fields<float, 3 + 2, ::distwar::AlwaysSet<0, 3 + 2>> distwar_batch0;
+  // CHECK: ::distwar::Fields<float,
+  // CHECK: 3 + 2,
+  // CHECK: ::distwar::AlwaysSet<0,
+  // CHECK: 3 + 2>>
+  // CHECK: distwar_batch0;
   for (int ch = 0; ch < 3; ch++)
     atomicAdd(&dc[id * 3 + ch], v * ch);
   atomicAdd(&dxy[id].x, v);
@@ -21,7 +25,13 @@ __global__ void unconditional(float *dc, float2 *dxy, const int *ids, float v) {
 __global__ void nullableMiddle(float *da, float *dopt, float *db,
                                const int *ids, float v) {
   int id = ids[threadIdx.x];
-  // CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::AlwaysSet<2, 3>> distwar_batch0;
+  // CHECK: ::distwar::Fields<float,
+  // CHECK: 3,
+  // CHECK: ::distwar::AlwaysSet<0,
+  // CHECK: 1>,
+  // CHECK: ::distwar::AlwaysSet<2,
+  // CHECK: 3>>
+  // CHECK: distwar_batch0;
   atomicAdd(&da[id], v);
   if (dopt)
     atomicAdd(&dopt[id], 2 * v);

@@ -10,7 +10,15 @@
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim | diff %t.cu -
 
 // CHECK: #include <distwar/runtime.cuh> // distwar-rewrite: batched gradient reductions
-// CHECK-NEXT: DISTWAR_SITES(distwar_sites_deferred_addresses_cu, "direct#0", "channels#0", "conditional#0", "butterfly#0", "macroSite#0", "localStride#0", "opaqueKeys#0");
+// CHECK: DISTWAR_SITES(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: "direct#0",
+// CHECK: "channels#0",
+// CHECK: "conditional#0",
+// CHECK: "butterfly#0",
+// CHECK: "macroSite#0",
+// CHECK: "localStride#0",
+// CHECK: "opaqueKeys#0");
 // CHECK-NEXT: #line 1 "{{.*}}deferred-addresses.cu"
 
 #define ADD2(buf, i, v)                                                        \
@@ -18,9 +26,26 @@
   atomicAdd(&buf[i].y, v);
 
 // (a) Direct fields and vector members: the key as written (serial output).
-// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; distwar_batch0.set(0, &da[id], v);
+// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0;
+// CHECK: distwar_batch0.set(0, &da[id], v);
 // CHECK-NEXT: distwar_batch0.set(1, &dxy[id].x, v);
-// CHECK-NEXT: distwar_batch0.set(2, &dxy[id].y, -v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &da[id]; if (distwar_slot == 1) return &dxy[id].x; if (distwar_slot == 2) return &dxy[id].y; return nullptr; });
+// CHECK: distwar_batch0.set(2, &dxy[id].y, -v);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: id,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 0),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &da[id];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &dxy[id].x;
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &dxy[id].y;
+// CHECK: return nullptr;
+// CHECK: });
 __global__ void direct(float *da, float2 *dxy, const int *ids, float v) {
   int id = ids[threadIdx.x];
   atomicAdd(&da[id], v);
@@ -30,9 +55,36 @@ __global__ void direct(float *da, float2 *dxy, const int *ids, float v) {
 
 // (b) A channel loop with a non-zero lower bound: the lambda declares the
 // channel variable from the slot.
-// CHECK: ::distwar::Fields<float, (4 - 1) + 1, ::distwar::AlwaysSet<0, ((4 - 1) + 1)>> distwar_batch0; _Pragma("unroll") for (int ch = 1; ch < 4; ch++)
-// CHECK-NEXT: distwar_batch0.set(0 + (ch - 1), &dc[id * 4 + ch], v * ch);
-// CHECK-NEXT: distwar_batch0.set((4 - 1) + 0, &dop[id], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot >= 0 && distwar_slot < 0 + (4 - 1)) { const int ch = distwar_slot - (0) + (1); return &dc[id * 4 + ch]; } if (distwar_slot == (4 - 1) + 0) return &dop[id]; return nullptr; });
+// CHECK: ::distwar::Fields<float,
+// CHECK: (4 - 1) + 1,
+// CHECK: ::distwar::AlwaysSet<0,
+// CHECK: ((4 - 1) + 1)>>
+// CHECK: distwar_batch0;
+// CHECK: {{_Pragma\("|#pragma }}unroll
+// CHECK: for (int ch = 1;
+// CHECK: ch < 4;
+// CHECK: ch++)
+// CHECK: distwar_batch0.set(
+// CHECK: (ch - 1),
+// CHECK: &dc[id * 4 + ch],
+// CHECK: v * ch);
+// CHECK: distwar_batch0.set((4 - 1) + 0, &dop[id], v);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: id,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 1),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot >= 0 && distwar_slot < (4 - 1)) {
+// CHECK: const int ch = distwar_slot + 1;
+// CHECK: return &dc[id * 4 + ch];
+// CHECK: }
+// CHECK: if (distwar_slot == (4 - 1) + 0)
+// CHECK: return &dop[id];
+// CHECK: return nullptr;
+// CHECK: });
 __global__ void channels(float *dc, float *dop, const int *ids, float v) {
   int id = ids[threadIdx.x];
   for (int ch = 1; ch < 4; ch++)
@@ -41,9 +93,24 @@ __global__ void channels(float *dc, float *dop, const int *ids, float v) {
 }
 
 // (c) A field under a grid-uniform condition: nullptr when it does not hold.
-// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0; distwar_batch0.set(0, &ga[id], v);
-// CHECK-NEXT: if (!ortho)
-// CHECK-NEXT: distwar_batch0.set(1, &gb[id], 2 * v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 2), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[id]; if (distwar_slot == 1) return ((!ortho)) ? (&gb[id]) : nullptr; return nullptr; });
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0;
+// CHECK: distwar_batch0.set(0, &ga[id], v);
+// CHECK: if (!ortho)
+// CHECK: distwar_batch0.set(1, &gb[id], 2 * v);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: id,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 2),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[id];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return ((!ortho)) ? (&gb[id]) : nullptr;
+// CHECK: return nullptr;
+// CHECK: });
 __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
                             float v) {
   int id = ids[threadIdx.x];
@@ -54,11 +121,33 @@ __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
 
 // (d) Butterfly output: the key is replaced by the captured distwar_key0, so
 // gid need not be live at the call.
-// CHECK: for (int j = 0; j < n; j++) { ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; int distwar_key0 = 0;
-// CHECK-NEXT: int gid = list[j];
+// CHECK: for (int j = 0;
+// CHECK: j < n;
+// CHECK: j++) {
+// CHECK: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
+// CHECK: int gid = list[j];
 // CHECK-NEXT: distwar_batch0.set(0, &ga[gid], v);
 // CHECK-NEXT: distwar_batch0.set(1, &gxy[gid].x, v);
-// CHECK-NEXT: distwar_batch0.set(2, &gxy[gid].y, v); distwar_key0 = gid; ::distwar::reduceButterfly(distwar_batch0, true, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 3), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &ga[distwar_key0]; if (distwar_slot == 1) return &gxy[distwar_key0].x; if (distwar_slot == 2) return &gxy[distwar_key0].y; return nullptr; });
+// CHECK: distwar_batch0.set(2, &gxy[gid].y, v);
+// CHECK: distwar_key0 = gid;
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch0,
+// CHECK: true,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 3),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &ga[distwar_key0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &gxy[distwar_key0].x;
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &gxy[distwar_key0].y;
+// CHECK: return nullptr;
+// CHECK: });
 __global__ void butterfly(float *ga, float2 *gxy, const int *list, int n,
                           float v) {
   for (int j = 0; j < n; j++) {
@@ -70,7 +159,15 @@ __global__ void butterfly(float *ga, float2 *gxy, const int *list, int n,
 }
 
 // (e) Sites written by a macro keep Batch: their text is the expansion.
-// CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; distwar_batch0.set(0, &gxy[id].x, v); distwar_batch0.set(1, &gxy[id].y, v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 4));
+// CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: distwar_batch0.set(0, &gxy[id].x, v);
+// CHECK: distwar_batch0.set(1, &gxy[id].y, v);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: id,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 4));
 __global__ void macroSite(float2 *gxy, const int *ids, float v) {
   int id = ids[threadIdx.x];
   ADD2(gxy, id, v)
@@ -78,9 +175,22 @@ __global__ void macroSite(float2 *gxy, const int *ids, float v) {
 
 // (f) An address reads a local other than the key (the stride) and is not
 // repeated at the call: Batch.
-// CHECK: ::distwar::Batch<float, 3 + 1, ::distwar::AlwaysSet<0, 3 + 1>> distwar_batch0; _Pragma("unroll") for (int c = 0; c < 3; c++)
-// CHECK-NEXT: distwar_batch0.set(0 + c, &buf[id * stride + c], v * c);
-// CHECK-NEXT: distwar_batch0.set(3 + 0, &buf[id * stride + 3], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 5));
+// CHECK: ::distwar::Batch<float, 3 + 1, ::distwar::AlwaysSet<0, 3 + 1>> distwar_batch0;
+// CHECK: {{_Pragma\("|#pragma }}unroll
+// CHECK: for (int c = 0;
+// CHECK: c < 3;
+// CHECK: c++)
+// CHECK: distwar_batch0.set(
+// CHECK: c,
+// CHECK: &buf[id * stride + c],
+// CHECK: v * c);
+// CHECK: distwar_batch0.set(3 + 0, &buf[id * stride + 3], v);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: id,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 5));
 __global__ void localStride(float *buf, const int *ids, float v) {
   int id = ids[threadIdx.x];
   const int stride = 4;
@@ -94,9 +204,21 @@ __global__ void localStride(float *buf, const int *ids, float v) {
 // Batch.
 __device__ int texel(int x, int y, int c) { return (y * 16 + x) * 4 + c; }
 
-// CHECK: for (int x = 0; x < w; ++x) { ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; int distwar_key0 = 0;
+// CHECK: for (int x = 0;
+// CHECK: x < w;
+// CHECK: ++x) {
+// CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: int distwar_key0 = 0;
 // CHECK-NEXT: distwar_batch0.set(0, grad + texel(x, y, 0), v);
-// CHECK-NEXT: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v); distwar_key0 = texel(x, y, 0); ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 6));
+// CHECK: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v);
+// CHECK: distwar_key0 = texel(x, y, 0);
+// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: distwar_batch0,
+// CHECK: true,
+// CHECK: distwar_key0,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_deferred_addresses_cu,
+// CHECK: 6));
 __global__ void opaqueKeys(float *grad, int w, float v) {
   for (int y = 0; y < 16; ++y)
     for (int x = 0; x < w; ++x) {

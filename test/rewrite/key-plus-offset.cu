@@ -13,7 +13,10 @@
 // REPORT-DAG: pointOffsets buffer=grad_points key=p_ind field=[+2] slot=2
 // REPORT-DAG: group pointOffsets#0: batched (serial; not butterfly: DW0025 trip-count-varies) key=p_ind type=float sites=3 slots=3
 // CHECK-LABEL: __global__ void pointOffsets(
-// CHECK: distwar_batch0.set(2, grad_points + p_ind + 2, 2.f * g); ::distwar::reduceSerial(distwar_batch0, p_ind,
+// CHECK: distwar_batch0.set(2, grad_points + p_ind + 2, 2.f * g);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: p_ind,
 __global__ void pointOffsets(const int *__restrict__ idxs,
                              const float *__restrict__ grad_dists,
                              float *grad_points, int n) {
@@ -33,7 +36,8 @@ __global__ void pointOffsets(const int *__restrict__ idxs,
 // REPORT-DAG: group subscriptOffsets#0: batched (butterfly-uniform) key=base type=float sites=2 slots=2
 // CHECK-LABEL: __global__ void subscriptOffsets(
 // CHECK: distwar_batch0.set(0, &g[base + 1], v);
-// CHECK-NEXT: distwar_batch0.set(1, &g[base + 4], 2.f * v); distwar_key0 = base;
+// CHECK: distwar_batch0.set(1, &g[base + 4], 2.f * v);
+// CHECK: distwar_key0 = base;
 __global__ void subscriptOffsets(float *g, const float *__restrict__ x,
                                  int n) {
   for (int j = 0; j < n; j++) {
@@ -44,10 +48,14 @@ __global__ void subscriptOffsets(float *g, const float *__restrict__ x,
   }
 }
 
-// REPORT-DAG: channelOffsets buffer=grad key=off field=[+c] slot=0 + c
+// REPORT-DAG: channelOffsets buffer=grad key=off field=[+c] slot=c
 // REPORT-DAG: group channelOffsets#0: batched (butterfly) key=off type=float sites=1 slots=4
 // CHECK-LABEL: __global__ void channelOffsets(
-// CHECK: distwar_batch0.set(0 + c, grad + off + c, v * c); distwar_key0 = off;
+// CHECK: distwar_batch0.set(
+// CHECK: c,
+// CHECK: grad + off + c,
+// CHECK: v * c);
+// CHECK: distwar_key0 = off;
 __global__ void channelOffsets(float *grad, const int *ids,
                                const float *__restrict__ x, int n) {
   for (int j = 0; j < n; j++) {

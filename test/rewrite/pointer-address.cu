@@ -10,7 +10,8 @@
 
 // REPORT-DAG: group intoLoss#0: batched (butterfly-uniform) key=loss type=float sites=1 slots=1
 // CHECK-LABEL: void intoLoss(
-// CHECK: distwar_key0 = loss; ::distwar::reduceButterflyUniform(
+// CHECK: distwar_key0 = loss;
+// CHECK: ::distwar::reduceButterflyUniform(
 // CHECK-NOT: atomicAdd(
 __global__ void intoLoss(float *loss, const float *x) {
   const int t = threadIdx.x + blockIdx.x * blockDim.x;

@@ -9,15 +9,58 @@ __global__ void pairs(const int2 *edges, int n, float *dpos, int *count,
   for (int e = 0; e < n; ++e) {
     const int a = edges[e].x;
     const int b = edges[e].y;
-    // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0; distwar_batch0.set(0, &dpos[a * 2 + 0], w);
+    // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+    // CHECK: distwar_batch0.set(0, &dpos[a * 2 + 0], w);
     atomicAdd(&dpos[a * 2 + 0], w);
-    // CHECK-NEXT: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch1; distwar_batch1.set(0, &dpos[b * 2 + 0], -w);
+    // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch1;
+    // CHECK: distwar_batch1.set(0, &dpos[b * 2 + 0], -w);
     atomicAdd(&dpos[b * 2 + 0], -w);
-    // CHECK-NEXT: distwar_batch0.set(1, &dpos[a * 2 + 1], w); ::distwar::reduceSerial(distwar_batch0, a, DISTWAR_SITE_THRESHOLD(distwar_sites_several_groups_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &dpos[a * 2 + 0]; if (distwar_slot == 1) return &dpos[a * 2 + 1]; return nullptr; });
+    // CHECK: distwar_batch0.set(1, &dpos[a * 2 + 1], w);
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch0,
+    // CHECK: a,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_several_groups_cu,
+    // CHECK: 0),
+    // CHECK: [&](int distwar_slot) ->
+    // CHECK: float * {
+    // CHECK: if (distwar_slot == 0)
+    // CHECK: return &dpos[a * 2 + 0];
+    // CHECK: if (distwar_slot == 1)
+    // CHECK: return &dpos[a * 2 + 1];
+    // CHECK: return nullptr;
+    // CHECK: });
     atomicAdd(&dpos[a * 2 + 1], w);
-    // CHECK-NEXT: distwar_batch1.set(1, &dpos[b * 2 + 1], -w); ::distwar::reduceSerial(distwar_batch1, b, DISTWAR_SITE_THRESHOLD(distwar_sites_several_groups_cu, 1), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &dpos[b * 2 + 0]; if (distwar_slot == 1) return &dpos[b * 2 + 1]; return nullptr; });
+    // CHECK: distwar_batch1.set(1, &dpos[b * 2 + 1], -w);
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch1,
+    // CHECK: b,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_several_groups_cu,
+    // CHECK: 1),
+    // CHECK: [&](int distwar_slot) ->
+    // CHECK: float * {
+    // CHECK: if (distwar_slot == 0)
+    // CHECK: return &dpos[b * 2 + 0];
+    // CHECK: if (distwar_slot == 1)
+    // CHECK: return &dpos[b * 2 + 1];
+    // CHECK: return nullptr;
+    // CHECK: });
     atomicAdd(&dpos[b * 2 + 1], -w);
-    // CHECK-NEXT: ::distwar::Fields<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch2; distwar_batch2.set(0, &count[a], 1); ::distwar::reduceSerial(distwar_batch2, a, DISTWAR_SITE_THRESHOLD(distwar_sites_several_groups_cu, 2), [&](int distwar_slot) -> int * { if (distwar_slot == 0) return &count[a]; return nullptr; });
+    // CHECK: ::distwar::Fields<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch2;
+    // CHECK: distwar_batch2.set(0, &count[a], 1);
+    // CHECK: ::distwar::reduceSerial(
+    // CHECK: distwar_batch2,
+    // CHECK: a,
+    // CHECK: DISTWAR_SITE_THRESHOLD(
+    // CHECK: distwar_sites_several_groups_cu,
+    // CHECK: 2),
+    // CHECK: [&](int distwar_slot) ->
+    // CHECK: int * {
+    // CHECK: if (distwar_slot == 0)
+    // CHECK: return &count[a];
+    // CHECK: return nullptr;
+    // CHECK: });
     atomicAdd(&count[a], 1);
   }
 }

@@ -10,7 +10,8 @@
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 // RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim | diff %t.cu -
-// RUN: test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '')
+// RUN: %if format-compact %{ test $(grep -c '' %s) -eq $(tail -n +4 %t.cu | grep -c '') %}
+// RUN: %check-line-map %s %t.cu
 #define BLOCK 64
 #define AT(a, i) a[i]
 
@@ -33,12 +34,27 @@ __global__ void forms(float *ga, float *gb, const int *ids, const float *v,
   }
 }
 // CHECK-LABEL: __global__ void forms(
-// CHECK: auto *distwar_cursor0 = w + 0; auto *distwar_cursor1 = rows + 0; auto *distwar_cursor2 = scratch + 0; auto *distwar_cursor3 = id + 0; for (int j = 0; j < min(BLOCK, n); j++, ++distwar_cursor0, ++distwar_cursor1, ++distwar_cursor2, ++distwar_cursor3) {
-// CHECK-NEXT: const float a = distwar_cursor0[BLOCK ] + distwar_cursor0[ 2 * BLOCK] + distwar_cursor1[0][1];
+// CHECK: auto *distwar_cursor0 = w;
+// CHECK: auto *distwar_cursor1 = rows;
+// CHECK: auto *distwar_cursor2 = scratch;
+// CHECK: auto *distwar_cursor3 = id;
+// CHECK: for (int j = 0;
+// CHECK: j < min(BLOCK, n);
+// CHECK: j++,
+// CHECK: ++distwar_cursor0,
+// CHECK: ++distwar_cursor1,
+// CHECK: ++distwar_cursor2,
+// CHECK: ++distwar_cursor3) {
+// CHECK: const float a = distwar_cursor0[BLOCK] + distwar_cursor0[2 * BLOCK] +{{[[:space:]]+}}distwar_cursor1[0][1];
 // CHECK-NEXT: distwar_cursor2[0] = a;
 // CHECK-NEXT: distwar_batch0.set(0, &ga[distwar_cursor3[0]], a);
 // SERIAL-LABEL: __global__ void forms(
-// SERIAL: auto *distwar_cursor0 = w + 0; {{.*}} for (int j = 0; j < min(BLOCK, n); j++, ++distwar_cursor0, {{.*}}) {
+// SERIAL: auto *distwar_cursor0 = w;
+// SERIAL: {{.*}} for (int j = 0;
+// SERIAL: j < min(BLOCK, n);
+// SERIAL: j++,
+// SERIAL: ++distwar_cursor0,
+// SERIAL: {{.*}}) {
 
 // An extent that depends on a template parameter: the cursor is used when
 // every instantiation the file makes keeps the pointer inside the array.
@@ -57,8 +73,15 @@ __global__ void channels(float *g, const int *ids, const float *v, int n) {
 }
 template __global__ void channels<3>(float *, const int *, const float *, int);
 // CHECK-LABEL: __global__ void channels(
-// CHECK: auto *distwar_cursor4 = id + 0; auto *distwar_cursor5 = colors + 0; for (int j = 0; j < min(BLOCK, n); j++, ++distwar_cursor4, ++distwar_cursor5) {
-// CHECK: distwar_batch0.set(0 + ch, &g[distwar_cursor4[0] * C + ch], distwar_cursor5[ch * BLOCK ]);
+// CHECK: auto *distwar_cursor4 = id;
+// CHECK: auto *distwar_cursor5 = colors;
+// CHECK: for (int j = 0;
+// CHECK: j < min(BLOCK, n);
+// CHECK: j++, ++distwar_cursor4, ++distwar_cursor5) {
+// CHECK: distwar_batch0.set(
+// CHECK: ch,
+// CHECK: &g[distwar_cursor4[0] * C + ch],
+// CHECK: distwar_cursor5[ch * BLOCK]);
 
 // The same template never instantiated here: its dependent array keeps its
 // subscript (nothing shows the extent), the other one gets a cursor.
@@ -74,8 +97,14 @@ __global__ void uninstantiated(float *g, const int *ids, int n) {
   }
 }
 // CHECK-LABEL: __global__ void uninstantiated(
-// CHECK: auto *distwar_cursor6 = id + 0; for (int j = 0; j < min(BLOCK, n); j++, ++distwar_cursor6) {
-// CHECK: distwar_batch0.set(0 + ch, &g[distwar_cursor6[0] * C + ch], colors[ch * BLOCK + j]);
+// CHECK: auto *distwar_cursor6 = id;
+// CHECK: for (int j = 0;
+// CHECK: j < min(BLOCK, n);
+// CHECK: j++, ++distwar_cursor6) {
+// CHECK: distwar_batch0.set(
+// CHECK: ch,
+// CHECK: &g[distwar_cursor6[0] * C + ch],
+// CHECK: colors[ch * BLOCK + j]);
 
 // Subscripts that stay: an array too short for the bound, an unsigned offset
 // (e + j may wrap), a scaled counter, a macro, a lambda, a local array, a
@@ -100,7 +129,10 @@ __global__ void refusals(float *ga, float *gb, const int *ids,
   }
 }
 // CHECK-LABEL: __global__ void refusals(
-// CHECK: auto *distwar_cursor7 = id + 0; for (int j = 0; j < min(BLOCK, n); j++, ++distwar_cursor7) {
+// CHECK: auto *distwar_cursor7 = id;
+// CHECK: for (int j = 0;
+// CHECK: j < min(BLOCK, n);
+// CHECK: j++, ++distwar_cursor7) {
 // CHECK: auto twice = [&] { return 2.f * wide[j]; };
 // CHECK-NEXT: const float a = shortArray[j] + wide[u + j] + wide[2 * j] +
 // CHECK-NEXT: AT(wide, j) + twice() + local[j] + gv[j] + inner[j];
@@ -136,5 +168,6 @@ __global__ void noCursors(float *ga, float *gb, const int *ids, int start,
 }
 // CHECK-LABEL: __global__ void noCursors(
 // CHECK-NOT: distwar_cursor
-// CHECK: ::distwar::reduceButterfly(distwar_batch3,
+// CHECK: ::distwar::reduceButterfly(
+// CHECK: distwar_batch3,
 // CHECK-NOT: distwar_cursor

@@ -34,7 +34,7 @@ __global__ void nestedMember(const Args p) {
 // CHECK-DAG: group nestedMember#0: batched (serial) key=i type=float sites=3 slots=3
 // OUT: ::distwar::Fields<float, 3, ::distwar::AlwaysSet<0, 1>, ::distwar::AlwaysSet<2, 3>> distwar_batch0
 // OUT: if (!p.cam.orthogonal && p.cam.flags[1] > 2)
-// OUT-NEXT: {{^}} distwar_batch0.set(1, &p.gb[i], 2.f);
+// OUT: {{^}} distwar_batch0.set(1, &p.gb[i], 2.f);
 
 __global__ void memberWritten(Args p) {
   int i = p.ids[threadIdx.x];

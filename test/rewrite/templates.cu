@@ -10,10 +10,30 @@ namespace ns {
 template <typename T, int N>
 __global__ void accumulate(T *grad, const int *ids, T v) {
   const int id = ids[blockIdx.x];
-  // CHECK: ::distwar::Fields<T, N + 1, ::distwar::AlwaysSet<0, N + 1>> distwar_batch0; _Pragma("unroll ::distwar::kChannelUnroll<N>") for (int i = 0; i < N; ++i)
+  // CHECK: ::distwar::Fields<T, N + 1, ::distwar::AlwaysSet<0, N + 1>> distwar_batch0;
+  // CHECK: {{_Pragma\("|#pragma }}unroll ::distwar::kChannelUnroll<N>
+  // CHECK: for (int i = 0;
+  // CHECK: i < N;
+  // CHECK: ++i)
   for (int i = 0; i < N; ++i)
     atomicAdd(&grad[id * (N + 1) + i], v);
-  // CHECK: distwar_batch0.set(N + 0, &grad[id * (N + 1) + N], v); ::distwar::reduceSerial(distwar_batch0, id, DISTWAR_SITE_THRESHOLD(distwar_sites_templates_cu, 0), [&](int distwar_slot) -> T * { if (distwar_slot >= 0 && distwar_slot < 0 + N) { const int i = distwar_slot - (0) + (0); return &grad[id * (N + 1) + i]; } if (distwar_slot == N + 0) return &grad[id * (N + 1) + N]; return nullptr; });
+  // CHECK: distwar_batch0.set(N + 0, &grad[id * (N + 1) + N], v);
+  // CHECK: ::distwar::reduceSerial(
+  // CHECK: distwar_batch0,
+  // CHECK: id,
+  // CHECK: DISTWAR_SITE_THRESHOLD(
+  // CHECK: distwar_sites_templates_cu,
+  // CHECK: 0),
+  // CHECK: [&](int distwar_slot) ->
+  // CHECK: T * {
+  // CHECK: if (distwar_slot >= 0 && distwar_slot < N) {
+  // CHECK: const int i = distwar_slot;
+  // CHECK: return &grad[id * (N + 1) + i];
+  // CHECK: }
+  // CHECK: if (distwar_slot == N + 0)
+  // CHECK: return &grad[id * (N + 1) + N];
+  // CHECK: return nullptr;
+  // CHECK: });
   atomicAdd(&grad[id * (N + 1) + N], v);
 }
 } // namespace ns

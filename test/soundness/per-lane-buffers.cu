@@ -31,7 +31,22 @@ __global__ void colours(float *grad_colours, const int *prim_of_pixel,
 // The common helper: three constant offsets from a per-lane pointer are one
 // group keyed by the pointer (match-any on its value).
 // REPORT-DAG: group accumulate#0: batched (serial; not butterfly: DW0026 key-varies) key=grad type=float sites=3 slots=3
-// CHECK: ::distwar::reduceSerial(distwar_batch0, grad, DISTWAR_SITE_THRESHOLD(distwar_sites_per_lane_buffers_cu, 0), [&](int distwar_slot) -> float * { if (distwar_slot == 0) return &grad[0]; if (distwar_slot == 1) return &grad[1]; if (distwar_slot == 2) return &grad[2]; return nullptr; });
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0,
+// CHECK: grad,
+// CHECK: DISTWAR_SITE_THRESHOLD(
+// CHECK: distwar_sites_per_lane_buffers_cu,
+// CHECK: 0),
+// CHECK: [&](int distwar_slot) ->
+// CHECK: float * {
+// CHECK: if (distwar_slot == 0)
+// CHECK: return &grad[0];
+// CHECK: if (distwar_slot == 1)
+// CHECK: return &grad[1];
+// CHECK: if (distwar_slot == 2)
+// CHECK: return &grad[2];
+// CHECK: return nullptr;
+// CHECK: });
 __device__ void accumulate(float *grad, float3 g) {
   atomicAdd(&grad[0], g.x);
   atomicAdd(&grad[1], g.y);

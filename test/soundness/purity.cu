@@ -16,8 +16,9 @@ __device__ float make_weight(float v) {
 // The call stays under the per-lane guard: the warp-uniform speculation
 // branch opens only after it.
 // CHECK: if (a < thr[tid])
-// CHECK-NEXT: distwar_active0 = false; if (distwar_active0) {
-// CHECK-NEXT: const float w = make_weight(a);
+// CHECK: distwar_active0 = false;
+// CHECK: if (distwar_active0) {
+// CHECK: const float w = make_weight(a);
 // REPORT-DAG: group speculation#0: batched (butterfly)
 __global__ void speculation(float *ga, float *gb, const int *ids,
                             const float *x, const float *thr, int n) {

@@ -9,7 +9,11 @@
 
 #define ADD1(PTR, VAL) atomicAdd((PTR), (VAL))
 
-// CHECK: ::distwar::Batch<T, C + 1, ::distwar::AlwaysSet<0, C + 1>> distwar_batch0; _Pragma("unroll ::distwar::kChannelUnroll<C>") for (int ch = 0; ch < C; ++ch)
+// CHECK: ::distwar::Batch<T, C + 1, ::distwar::AlwaysSet<0, C + 1>> distwar_batch0;
+// CHECK: {{_Pragma\("|#pragma }}unroll ::distwar::kChannelUnroll<C>
+// CHECK: for (int ch = 0;
+// CHECK: ch < C;
+// CHECK: ++ch)
 // CHECK: distwar_batch0.set(C + 0, (&g[id * (C + 1) + C]), (T(1)));
 template <typename T, int C>
 __global__ void channels(T *g, const int *ids, const T *__restrict__ v) {

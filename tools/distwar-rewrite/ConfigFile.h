@@ -5,6 +5,7 @@
 // directory or a parent. The command line wins over it.
 //
 //   Variant: serial           # as --variant
+//   FormatStyle: none         # as --format-style
 //   EditHeaders: [include]    # as --edit-headers, relative to the file
 //   ExtraArgs: [-DFAST=1]     # appended to every input's compiler flags
 //
@@ -24,6 +25,7 @@ namespace distwar {
 /// The keys of the file.
 struct ConfigSettings {
   std::optional<std::string> Variant;
+  std::optional<std::string> FormatStyle;
   std::vector<std::string> EditHeaders; ///< absolute once read
   std::vector<std::string> ExtraArgs;
 };

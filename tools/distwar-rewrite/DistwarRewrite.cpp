@@ -9,6 +9,7 @@
 #include "ConfigFile.h"
 #include "DepFile.h"
 #include "DiagnosticPrinter.h"
+#include "ExportFixes.h"
 #include "HeaderWrites.h"
 #include "OutputFiles.h"
 #include "ReasonCatalogue.h"
@@ -79,6 +80,20 @@ static cl::opt<std::string> VariantOpt(
              "floor (atomicAdd replaced by a no-op, the benchmark floor)"),
     cl::init("auto"), cl::value_desc("auto|butterfly|serial|floor"),
     cl::cat(Category));
+static cl::opt<std::string> FormatStyle(
+    "format-style",
+    cl::desc("Layout of the changed lines: file (the .clang-format above the "
+             "input, else --fallback-style), a clang-format style name "
+             "(llvm, google, ...) or \"{Key: Value, ...}\"; inserted "
+             "statements on lines of their own, #line directives keep every "
+             "line of yours at its number. none: the compact form, inserted "
+             "code on the lines it joins, no line moved"),
+    cl::init("file"), cl::value_desc("file|<style>|none"), cl::cat(Category));
+static cl::opt<std::string> FallbackStyle(
+    "fallback-style",
+    cl::desc("The clang-format style when --format-style=file finds no "
+             ".clang-format"),
+    cl::init("llvm"), cl::value_desc("style"), cl::cat(Category));
 static cl::opt<std::string> CudaPath("cuda-path",
                                      cl::desc("CUDA SDK root (default: "
                                               "$CUDA_PATH, /usr/local/cuda)"),
@@ -112,6 +127,12 @@ static cl::opt<std::string> DepFile(
     cl::desc("Write a make-style depfile: the output (-o, or each input "
              "with -i or on stdout) depends on every file the parse read "
              "(edited headers are written along, not named as targets)"),
+    cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Also write every change (to the inputs and the headers the "
+             "rewrite edits) as YAML that clang-apply-replacements applies, "
+             "as clang-tidy's --export-fixes does; with --check, only it"),
     cl::value_desc("file"), cl::cat(Category));
 static cl::opt<std::string> CacheDirOpt(
     "cache-dir",
@@ -385,6 +406,8 @@ static OutputFiles outputs(ArrayRef<RewriteResult> Results,
   }
   if (!DepFile.empty())
     Out.add({DepFile, depFile(Results, Paths)});
+  if (!ExportFixes.empty())
+    Out.add({ExportFixes, exportFixesText(Results, Paths)});
   return Out;
 }
 
@@ -400,6 +423,16 @@ static std::string reportText(ArrayRef<RewriteResult> Results) {
             : ReportFile.empty() && sys::Process::StandardErrHasColors());
   return ReportFormat == "json" ? renderJsonReport(Reports)
                                 : renderTextReport(Reports);
+}
+
+/// How outputs are laid out: where -i replaces the input, the output's
+/// #line directives name no file.
+static OutputLayout outputLayout() {
+  OutputLayout Layout;
+  Layout.Names = InPlace ? LineFileNames::Omitted : LineFileNames::Absolute;
+  Layout.FormatStyle = FormatStyle;
+  Layout.FallbackStyle = FallbackStyle;
+  return Layout;
 }
 
 /// Parses and rewrites every input; the first error stops the run (its
@@ -429,8 +462,7 @@ static Error rewriteAll(clang::tooling::CommonOptionsParser &Parsed,
     auto Start = std::chrono::steady_clock::now();
     Expected<RewriteResult> R = rewriteSource(
         Abs, (*Buffer)->getBuffer(), Front, *parseVariant(VariantOpt),
-        Headers.empty() ? nullptr : &Headers,
-        InPlace ? LineFileNames::Omitted : LineFileNames::Absolute);
+        Headers.empty() ? nullptr : &Headers, outputLayout());
     if (TimeReport)
       errs() << "distwar-rewrite: " << File << ": "
              << std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -501,6 +533,8 @@ static int commitOutputs(OutputFiles &Out, ArrayRef<std::string> Paths,
 static int checkOnly(ArrayRef<RewriteResult> Results,
                      ArrayRef<std::string> Paths, StringRef Report) {
   OutputFiles ReportOnly;
+  if (!ExportFixes.empty())
+    ReportOnly.add({ExportFixes, exportFixesText(Results, Paths)});
   if (int Status = commitOutputs(ReportOnly, Paths, Report))
     return Status;
   return checkResults(Results, Paths);
@@ -545,9 +579,12 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
   if (EditHeaders.empty())
     for (const std::string &H : Settings.EditHeaders)
       EditHeaders.push_back(H);
+  if (Settings.FormatStyle && !FormatStyle.getNumOccurrences())
+    FormatStyle = *Settings.FormatStyle;
   ConfigArgs = Settings.ExtraArgs;
   // What is in effect, for --dump-config.
   Settings.Variant = VariantOpt;
+  Settings.FormatStyle = FormatStyle;
   Settings.EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
   return Config;
 }

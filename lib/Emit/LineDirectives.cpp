@@ -1,0 +1,298 @@
+//===- LineDirectives.cpp - #line directives of the formatted output ------===//
+
+#include "Emit/LineDirectives.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include <cassert>
+#include <optional>
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+/// Where the first character of an output line comes from.
+struct LineOrigin {
+  /// Prepended: inserted in front of a line's first token (a loop's set-up,
+  /// the prologue); it takes the numbers before that line's.
+  enum Kind { Continued, Original, Inserted, Prepended } K = Continued;
+  /// The user's line (Original), or where the text was inserted (Inserted).
+  unsigned Offset = 0;
+};
+
+/// Maps increasing positions of a text to the text with \p R applied, for
+/// positions that no replacement of \p R covers.
+class Shifter {
+public:
+  explicit Shifter(const tooling::Replacements &R) : R(R), It(R.begin()) {}
+
+  unsigned operator()(unsigned Pos) {
+    for (; It != R.end() && It->getOffset() + It->getLength() <= Pos; ++It)
+      Shift += int(It->getReplacementText().size()) - int(It->getLength());
+    assert((It == R.end() || It->getOffset() > Pos ||
+            It->getLength() == 0) &&
+           "positions are outside every replaced range");
+    return Pos + Shift;
+  }
+
+private:
+  const tooling::Replacements &R;
+  tooling::Replacements::const_iterator It;
+  int Shift = 0;
+};
+
+constexpr llvm::StringLiteral Blanks = " \t\r\f\v";
+
+/// The first character of the line at \p Pos that is not blank (nor the
+/// byte-order mark that may start a file).
+size_t firstChar(llvm::StringRef Text, size_t Pos) {
+  if (Pos == 0 && Text.starts_with("\xEF\xBB\xBF"))
+    Pos = 3;
+  return Text.find_first_not_of(Blanks, Pos);
+}
+
+/// The output position of the first character of each line of the user's
+/// that no edit replaced, and of every character the edits inserted.
+llvm::DenseMap<unsigned, LineOrigin>
+lineOrigins(llvm::StringRef Original, const tooling::Replacements &Edits,
+            const tooling::Replacements &Layout) {
+  llvm::DenseMap<unsigned, LineOrigin> Origins;
+  Shifter ThroughEdits(Edits), ThroughLayout(Layout);
+  auto Edit = Edits.begin();
+  for (size_t Pos = 0; Pos < Original.size();) {
+    size_t End = std::min(Original.find('\n', Pos), Original.size());
+    size_t First = firstChar(Original, Pos);
+    while (Edit != Edits.end() && Edit->getOffset() + Edit->getLength() <= First)
+      ++Edit;
+    bool Replaced = Edit != Edits.end() && Edit->getOffset() <= First;
+    if (First < End && !Replaced)
+      Origins[ThroughLayout(ThroughEdits(First))] = {LineOrigin::Original,
+                                                    unsigned(First)};
+    Pos = End + 1;
+  }
+  Shifter InsertedThroughLayout(Layout);
+  int Delta = 0;
+  for (const tooling::Replacement &R : Edits) {
+    llvm::StringRef Text = R.getReplacementText();
+    size_t LineStart =
+        Original.take_front(R.getOffset()).find_last_of('\n') + 1;
+    bool Prepended = R.getLength() == 0 &&
+                     firstChar(Original, LineStart) >= R.getOffset();
+    LineOrigin O{Prepended ? LineOrigin::Prepended : LineOrigin::Inserted,
+                 R.getOffset()};
+    for (size_t I = 0; I < Text.size(); ++I)
+      if (!llvm::isSpace(Text[I]))
+        Origins[InsertedThroughLayout(R.getOffset() + Delta + I)] = O;
+    Delta += int(Text.size()) - int(R.getLength());
+  }
+  return Origins;
+}
+
+/// Whether the quote at \p I separates digits (`1'000`, `0xff'ff`).
+bool isDigitSeparator(llvm::StringRef Text, size_t I) {
+  size_t Start = I;
+  while (Start > 0 && (llvm::isAlnum(Text[Start - 1]) || Text[Start - 1] == '\''))
+    --Start;
+  return Start < I && llvm::isDigit(Text[Start]) && I + 1 < Text.size() &&
+         llvm::isHexDigit(Text[I + 1]);
+}
+
+/// For each line of \p Text, whether a directive may go in front of it:
+/// outside parentheses and brackets (a directive cannot sit among a macro's
+/// arguments), outside a comment, string or raw string that spans lines,
+/// not on a line continued by a backslash, and between statements (after
+/// `;`, a brace, a condition's `)`, a label or a directive), never inside
+/// an expression a line break continues.
+std::vector<bool> directivePlaces(llvm::StringRef Text) {
+  enum State { Code, LineComment, BlockComment, String, RawString } S = Code;
+  std::vector<bool> Places;
+  int Depth = 0;
+  bool InDirective = false, Continued = false;
+  char Last = ';'; // the last character of code before this point
+  char Quote = 0;
+  std::string RawEnd;
+  for (size_t I = 0; I <= Text.size(); ++I) {
+    if (I == 0 || Text[I - 1] == '\n') {
+      Places.push_back(S == Code && Depth == 0 && !Continued &&
+                       llvm::is_contained(";{}):", Last));
+      if (!Continued)
+        InDirective = S == Code && Text.substr(I).ltrim(Blanks).starts_with("#");
+      size_t End = std::min(Text.find('\n', I), Text.size());
+      Continued = Text.slice(I, End).rtrim("\r").ends_with("\\");
+    }
+    if (I == Text.size())
+      break;
+    char C = Text[I], Next = I + 1 < Text.size() ? Text[I + 1] : 0;
+    if (S == Code && InDirective && C == '\n' && !Continued)
+      Last = ';'; // a directive ends at its line's end
+    else if (S == Code && !llvm::isSpace(C) &&
+             !(C == '/' && (Next == '/' || Next == '*')))
+      Last = C;
+    switch (S) {
+    case Code:
+      if (C == '/' && Next == '/')
+        S = LineComment;
+      else if (C == '/' && Next == '*')
+        S = BlockComment, ++I;
+      else if (C == '"' && I > 0 && Text[I - 1] == 'R') {
+        size_t Open = Text.find('(', I);
+        RawEnd = ")" + Text.slice(I + 1, Open).str() + "\"";
+        S = RawString;
+      } else if (C == '"' || (C == '\'' && !isDigitSeparator(Text, I)))
+        S = String, Quote = C;
+      else if (!InDirective && (C == '(' || C == '['))
+        ++Depth;
+      else if (!InDirective && (C == ')' || C == ']'))
+        Depth = std::max(0, Depth - 1);
+      break;
+    case LineComment:
+      if (C == '\n' && !Continued)
+        S = Code;
+      break;
+    case BlockComment:
+      if (C == '*' && Next == '/')
+        S = Code, ++I;
+      break;
+    case String:
+      if (C == '\\')
+        ++I;
+      else if (C == Quote || C == '\n')
+        S = Code;
+      break;
+    case RawString:
+      if (Text.substr(I).starts_with(RawEnd))
+        S = Code, I += RawEnd.size() - 1;
+      break;
+    }
+  }
+  return Places;
+}
+
+/// The line number and quoted file name (may be empty) of a `#line N
+/// "file"` or `# N "file"` line.
+std::optional<std::pair<unsigned, llvm::StringRef>>
+parseLineDirective(llvm::StringRef Line) {
+  Line = Line.ltrim(Blanks);
+  if (!Line.consume_front("#"))
+    return std::nullopt;
+  Line = Line.ltrim(Blanks);
+  if (Line.consume_front("line"))
+    Line = Line.ltrim(Blanks);
+  unsigned Number = 0;
+  if (Line.consumeInteger(10, Number))
+    return std::nullopt;
+  Line = Line.trim();
+  size_t Close = Line.starts_with("\"") ? Line.find('"', 1) : 0;
+  return std::make_pair(Number, Close ? Line.take_front(Close + 1) : "");
+}
+
+bool isConditional(llvm::StringRef Line) {
+  Line = Line.ltrim(Blanks);
+  if (!Line.consume_front("#"))
+    return false;
+  llvm::StringRef Word = Line.ltrim(Blanks).take_while(llvm::isAlpha);
+  return Word.starts_with("if") || Word.starts_with("el") || Word == "endif";
+}
+
+/// Walks the output's lines, keeping the number the compiler presumes for
+/// each, and places a directive where an anchored line's number drifted.
+class DirectiveWriter {
+public:
+  DirectiveWriter(llvm::StringRef FilePath, llvm::StringRef Output,
+                  llvm::DenseMap<unsigned, LineOrigin> Origins,
+                  PresumedLineFn Presumed)
+      : FilePath(FilePath), Output(Output), Origins(std::move(Origins)),
+        Places(directivePlaces(Output)), Presumed(Presumed) {}
+
+  tooling::Replacements run() {
+    size_t Index = 0;
+    for (size_t Pos = 0; Pos < Output.size(); ++Index) {
+      size_t End = std::min(Output.find('\n', Pos), Output.size());
+      visit(Pos, End, Index);
+      Pos = End + 1;
+    }
+    return Directives;
+  }
+
+private:
+  void visit(size_t Pos, size_t End, size_t Index) {
+    llvm::StringRef Text = Output.slice(Pos, End);
+    size_t First = firstChar(Output, Pos);
+    LineOrigin O = First < End ? Origins.lookup(First) : LineOrigin();
+    bool Anchored = O.K == LineOrigin::Original ||
+                    (O.K == LineOrigin::Inserted && !PrevInserted);
+    if (Anchored && Places[Index])
+      anchor(Pos, Presumed(O.Offset));
+    if (First < End) {
+      PrevInserted =
+          O.K == LineOrigin::Inserted || O.K == LineOrigin::Prepended;
+      Pragma.reset();
+      if (Text.ltrim(Blanks).starts_with("#pragma") && Places[Index])
+        Pragma = Pos;
+    }
+    advance(Text);
+  }
+
+  /// Gives the line at \p Pos the number \p P, if it drifted. A directive
+  /// never separates a pragma from the statement it applies to: it goes in
+  /// front of the pragma instead.
+  void anchor(size_t Pos, const PresumedLine &P) {
+    bool Renames = !P.QuotedFile.empty() && P.QuotedFile != File;
+    if (Line == P.Line && !Renames)
+      return;
+    unsigned Number = P.Line;
+    if (Pragma && P.Line > 1)
+      Pos = *Pragma, --Number;
+    std::string D = "#line " + std::to_string(Number);
+    if (Renames)
+      D += " " + P.QuotedFile;
+    llvm::cantFail(
+        Directives.add(tooling::Replacement(FilePath, Pos, 0, D + "\n")));
+    Line = P.Line;
+    if (Renames)
+      File = P.QuotedFile;
+    PlacedSinceConditional = true;
+  }
+
+  /// The number of the next line, after \p Text. A directive placed inside
+  /// an #if's branch is skipped with the branch: after the next conditional
+  /// directive, the number is not known.
+  void advance(llvm::StringRef Text) {
+    if (auto D = parseLineDirective(Text)) {
+      Line = D->first;
+      if (!D->second.empty())
+        File = D->second.str();
+    } else if (isConditional(Text) && PlacedSinceConditional) {
+      Line = std::nullopt;
+      PlacedSinceConditional = false;
+    } else if (Line) {
+      ++*Line;
+    }
+  }
+
+  llvm::StringRef FilePath, Output;
+  llvm::DenseMap<unsigned, LineOrigin> Origins;
+  std::vector<bool> Places;
+  PresumedLineFn Presumed;
+  tooling::Replacements Directives;
+  std::optional<unsigned> Line = 1; ///< the presumed number of this line
+  std::string File;                 ///< as the last directive quoted it
+  bool PrevInserted = false, PlacedSinceConditional = false;
+  std::optional<size_t> Pragma; ///< the previous line, a #pragma
+};
+
+} // namespace
+
+tooling::Replacements lineDirectives(llvm::StringRef FilePath,
+                                     llvm::StringRef Original,
+                                     const tooling::Replacements &Edits,
+                                     const tooling::Replacements &Layout,
+                                     llvm::StringRef Output,
+                                     PresumedLineFn Presumed) {
+  return DirectiveWriter(FilePath, Output,
+                         lineOrigins(Original, Edits, Layout), Presumed)
+      .run();
+}
+
+} // namespace distwar
