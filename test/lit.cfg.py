@@ -8,7 +8,12 @@ config.name = "distwar"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cu", ".test"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.distwar_obj_root, "test")
+# The compact form's run (below) keeps its outputs apart, so that both runs
+# may go at once.
+config.test_exec_root = os.path.join(
+    config.distwar_obj_root,
+    "test" if lit_config.params.get("distwar_format") != "compact"
+    else "test-compact")
 # Inputs are included by tests; unit/ and gpu/ are driven by ctest.
 config.excludes = ["Inputs", "unit", "gpu", "corpus", "CMakeLists.txt"]
 
