@@ -190,7 +190,8 @@ deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       return std::nullopt;
     std::string Ret =
         Cond->empty() ? "return " + Addr + ";"
-                      : "return (" + *Cond + ") ? (" + Addr + ") : nullptr;";
+                      : "return " + parenthesized(*Cond) + " ? " +
+                            parenthesized(Addr) + " : nullptr;";
     if (!Slot.Extent.empty()) {
       const VarDecl *V = S.Channel->Var;
       std::string Type = V->getType().getUnqualifiedType().getAsString(

@@ -21,8 +21,22 @@ inline bool isSimpleToken(llvm::StringRef Text) {
   });
 }
 
+/// Whether \p Text is one parenthesized expression: its first `(` closes at
+/// its last character.
+inline bool isWrapped(llvm::StringRef Text) {
+  if (!Text.starts_with("(") || !Text.ends_with(")"))
+    return false;
+  int Depth = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    Depth += Text[I] == '(' ? 1 : Text[I] == ')' ? -1 : 0;
+    if (Depth == 0)
+      return I + 1 == Text.size();
+  }
+  return false;
+}
+
 inline std::string parenthesized(const std::string &Text) {
-  return isSimpleToken(Text) ? Text : "(" + Text + ")";
+  return isSimpleToken(Text) || isWrapped(Text) ? Text : "(" + Text + ")";
 }
 
 /// `A + B`, or the other term where one is 0.

@@ -3,6 +3,7 @@
 #include "Emit/LineDirectives.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include <cassert>
 #include <optional>
 
@@ -98,31 +99,40 @@ bool isDigitSeparator(llvm::StringRef Text, size_t I) {
          llvm::isHexDigit(Text[I + 1]);
 }
 
-/// For each line of \p Text, whether a directive may go in front of it:
+/// For each line of a text, whether a directive may go in front of it:
 /// outside parentheses and brackets (a directive cannot sit among a macro's
 /// arguments), outside a comment, string or raw string that spans lines,
 /// not on a line continued by a backslash, and between statements (after
 /// `;`, a brace, a condition's `)`, a label or a directive), never inside
 /// an expression a line break continues.
-std::vector<bool> directivePlaces(llvm::StringRef Text) {
-  enum State { Code, LineComment, BlockComment, String, RawString } S = Code;
-  std::vector<bool> Places;
-  int Depth = 0;
-  bool InDirective = false, Continued = false;
-  char Last = ';'; // the last character of code before this point
-  char Quote = 0;
-  std::string RawEnd;
-  for (size_t I = 0; I <= Text.size(); ++I) {
-    if (I == 0 || Text[I - 1] == '\n') {
-      Places.push_back(S == Code && Depth == 0 && !Continued &&
-                       llvm::is_contained(";{}):", Last));
-      if (!Continued)
-        InDirective = S == Code && Text.substr(I).ltrim(Blanks).starts_with("#");
-      size_t End = std::min(Text.find('\n', I), Text.size());
-      Continued = Text.slice(I, End).rtrim("\r").ends_with("\\");
+class DirectivePlaces {
+public:
+  explicit DirectivePlaces(llvm::StringRef Text) : Text(Text) {}
+
+  std::vector<bool> scan() {
+    for (size_t I = 0; I <= Text.size(); ++I) {
+      if (I == 0 || Text[I - 1] == '\n')
+        lineStart(I);
+      if (I < Text.size())
+        I += step(I);
     }
-    if (I == Text.size())
-      break;
+    return Places;
+  }
+
+private:
+  enum State { Code, LineComment, BlockComment, String, RawString };
+
+  void lineStart(size_t I) {
+    Places.push_back(S == Code && Depth == 0 && !Continued &&
+                     llvm::is_contained(";{}):", Last));
+    if (!Continued)
+      InDirective = S == Code && Text.substr(I).ltrim(Blanks).starts_with("#");
+    size_t End = std::min(Text.find('\n', I), Text.size());
+    Continued = Text.slice(I, End).rtrim("\r").ends_with("\\");
+  }
+
+  /// Reads the character at \p I; returns how many more it consumed.
+  size_t step(size_t I) {
     char C = Text[I], Next = I + 1 < Text.size() ? Text[I + 1] : 0;
     if (S == Code && InDirective && C == '\n' && !Continued)
       Last = ';'; // a directive ends at its line's end
@@ -131,43 +141,55 @@ std::vector<bool> directivePlaces(llvm::StringRef Text) {
       Last = C;
     switch (S) {
     case Code:
-      if (C == '/' && Next == '/')
-        S = LineComment;
-      else if (C == '/' && Next == '*')
-        S = BlockComment, ++I;
-      else if (C == '"' && I > 0 && Text[I - 1] == 'R') {
-        size_t Open = Text.find('(', I);
-        RawEnd = ")" + Text.slice(I + 1, Open).str() + "\"";
-        S = RawString;
-      } else if (C == '"' || (C == '\'' && !isDigitSeparator(Text, I)))
-        S = String, Quote = C;
-      else if (!InDirective && (C == '(' || C == '['))
-        ++Depth;
-      else if (!InDirective && (C == ')' || C == ']'))
-        Depth = std::max(0, Depth - 1);
-      break;
+      return stepCode(I, C, Next);
     case LineComment:
       if (C == '\n' && !Continued)
         S = Code;
-      break;
+      return 0;
     case BlockComment:
       if (C == '*' && Next == '/')
-        S = Code, ++I;
-      break;
+        return S = Code, 1;
+      return 0;
     case String:
       if (C == '\\')
-        ++I;
-      else if (C == Quote || C == '\n')
+        return 1;
+      if (C == Quote || C == '\n')
         S = Code;
-      break;
+      return 0;
     case RawString:
       if (Text.substr(I).starts_with(RawEnd))
-        S = Code, I += RawEnd.size() - 1;
-      break;
+        return S = Code, RawEnd.size() - 1;
+      return 0;
     }
+    llvm_unreachable("every state is handled");
   }
-  return Places;
-}
+
+  size_t stepCode(size_t I, char C, char Next) {
+    if (C == '/' && Next == '/')
+      S = LineComment;
+    else if (C == '/' && Next == '*')
+      return S = BlockComment, 1;
+    else if (C == '"' && I > 0 && Text[I - 1] == 'R')
+      S = RawString,
+      RawEnd = ")" + Text.slice(I + 1, Text.find('(', I)).str() + "\"";
+    else if (C == '"' || (C == '\'' && !isDigitSeparator(Text, I)))
+      S = String, Quote = C;
+    else if (!InDirective && (C == '(' || C == '['))
+      ++Depth;
+    else if (!InDirective && (C == ')' || C == ']'))
+      Depth = std::max(0, Depth - 1);
+    return 0;
+  }
+
+  llvm::StringRef Text;
+  std::vector<bool> Places;
+  State S = Code;
+  int Depth = 0;
+  bool InDirective = false, Continued = false;
+  char Last = ';'; ///< the last character of code before this point
+  char Quote = 0;
+  std::string RawEnd;
+};
 
 /// The line number and quoted file name (may be empty) of a `#line N
 /// "file"` or `# N "file"` line.
@@ -203,7 +225,7 @@ public:
                   llvm::DenseMap<unsigned, LineOrigin> Origins,
                   PresumedLineFn Presumed)
       : FilePath(FilePath), Output(Output), Origins(std::move(Origins)),
-        Places(directivePlaces(Output)), Presumed(Presumed) {}
+        Places(DirectivePlaces(Output).scan()), Presumed(Presumed) {}
 
   tooling::Replacements run() {
     size_t Index = 0;

@@ -171,7 +171,7 @@ __global__ void tooWide(float *ga, float *gb, const int *ids,
 // CHECK: 2>>
 // CHECK: distwar_batch0;
 // CHECK: if (distwar_slot == 1)
-// CHECK: return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
+// CHECK: return (gopt) ? (&gopt[distwar_key0]) : nullptr;
 __global__ void optionalAfter(float *ga, float *gopt, const int *ids,
                               const float *__restrict__ x, int n) {
   for (int j = 0; j < n; j++) {

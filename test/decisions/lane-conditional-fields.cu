@@ -76,7 +76,7 @@ __global__ void bothArms(float *ga, float *gb, const float *__restrict__ x,
 // CHECK: 3>>
 // CHECK: distwar_batch0;
 // CHECK: if (distwar_slot == 1)
-// CHECK: return ((gopt)) ? (&gopt[distwar_key0 * 2]) : nullptr;
+// CHECK: return (gopt) ? (&gopt[distwar_key0 * 2]) : nullptr;
 // CHECK: if (distwar_slot == 2)
 // CHECK: return &gopt[distwar_key0 * 2 + 1];
 __global__ void nested(float *ga, float *gopt, const int *ids,

@@ -181,7 +181,7 @@ __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
 // CHECK: distwar_key0 = i;
 // CHECK: ::distwar::reduceButterflyUniform(
 // CHECK: if (distwar_slot == 1)
-// CHECK: return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
+// CHECK: return (gopt) ? (&gopt[distwar_key0]) : nullptr;
 // CHECK: if (distwar_slot == 2)
 // CHECK: return &gc[distwar_key0];
 // CHECK: return nullptr;

@@ -455,7 +455,7 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
 // CHECK: if (distwar_slot == 0)
 // CHECK: return &ga[distwar_key0];
 // CHECK: if (distwar_slot == 1)
-// CHECK: return ((gopt)) ? (&gopt[distwar_key0]) : nullptr;
+// CHECK: return (gopt) ? (&gopt[distwar_key0]) : nullptr;
 // CHECK: return nullptr;
 // CHECK: });
 // REPORT: group nestedField#0: batched (butterfly-uniform) key=i type=float sites=2

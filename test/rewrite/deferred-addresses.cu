@@ -108,7 +108,7 @@ __global__ void channels(float *dc, float *dop, const int *ids, float v) {
 // CHECK: if (distwar_slot == 0)
 // CHECK: return &ga[id];
 // CHECK: if (distwar_slot == 1)
-// CHECK: return ((!ortho)) ? (&gb[id]) : nullptr;
+// CHECK: return (!ortho) ? (&gb[id]) : nullptr;
 // CHECK: return nullptr;
 // CHECK: });
 __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
