@@ -22,6 +22,11 @@ std::string escapeString(llvm::StringRef S) {
   return Out;
 }
 
+/// \p Name as a #line directive's string literal.
+static std::string quoted(llvm::StringRef Name) {
+  return "\"" + escapeString(Name) + "\"";
+}
+
 bool EditList::editable(FileID File) const {
   return File == SM.getMainFileID() || (Headers && Headers->count(File));
 }
@@ -191,24 +196,22 @@ PresumedLine presumedLine(const SourceManager &SM, FileID FID, unsigned Offset,
   else if (Names == LineFileNames::Absolute)
     Name = FID == SM.getMainFileID() ? MainPath.str()
                                      : absoluteFilePath(SM, FID);
-  return {P.getLine(), Name.empty() ? "" : "\"" + escapeString(Name) + "\""};
+  return {P.getLine(), Name.empty() ? "" : quoted(Name)};
 }
 
 std::string EditList::lineDirective(FileID FID, unsigned Line) const {
-  std::string Text = "#line " + std::to_string(Line);
   if (Layout.Names == LineFileNames::Omitted)
-    return Text;
-  std::string Path =
-      FID == SM.getMainFileID() ? FilePath : absoluteFilePath(SM, FID);
-  return Text + " \"" + escapeString(Path) + "\"";
+    return lineDirectiveText(Line, "");
+  return lineDirectiveText(
+      Line, quoted(FID == SM.getMainFileID() ? FilePath
+                                             : absoluteFilePath(SM, FID)));
 }
 
 /// The #line directive that gives the line of \p Offset its number (and
 /// name) in the user's file back.
 std::string EditList::restoringDirective(FileID FID, unsigned Offset) const {
   PresumedLine P = presumedLine(SM, FID, Offset, FilePath, Layout.Names);
-  std::string Text = "#line " + std::to_string(P.Line);
-  return P.QuotedFile.empty() ? Text : Text + " " + P.QuotedFile;
+  return lineDirectiveText(P.Line, P.QuotedFile);
 }
 
 } // namespace distwar

@@ -266,9 +266,7 @@ private:
     unsigned Number = P.Line;
     if (Pragma && P.Line > 1)
       Pos = *Pragma, --Number;
-    std::string D = "#line " + std::to_string(Number);
-    if (Renames)
-      D += " " + P.QuotedFile;
+    std::string D = lineDirectiveText(Number, Renames ? P.QuotedFile : "");
     llvm::cantFail(
         Directives.add(tooling::Replacement(FilePath, Pos, 0, D + "\n")));
     Line = P.Line;
@@ -305,6 +303,11 @@ private:
 };
 
 } // namespace
+
+std::string lineDirectiveText(unsigned Line, llvm::StringRef QuotedFile) {
+  std::string Text = "#line " + std::to_string(Line);
+  return QuotedFile.empty() ? Text : Text + " " + QuotedFile.str();
+}
 
 tooling::Replacements lineDirectives(llvm::StringRef FilePath,
                                      llvm::StringRef Original,

@@ -28,6 +28,9 @@ struct PresumedLine {
   std::string QuotedFile;
 };
 
+/// `#line Line` with \p QuotedFile after it where there is one.
+std::string lineDirectiveText(unsigned Line, llvm::StringRef QuotedFile);
+
 using PresumedLineFn = llvm::function_ref<PresumedLine(unsigned Offset)>;
 
 /// Insertions into \p Output (named \p FilePath) of the #line directives

@@ -11,7 +11,7 @@ using namespace clang;
 namespace distwar {
 
 /// \p Text without its whitespace: what a layout may not change.
-static std::string tokensOf(llvm::StringRef Text) {
+[[maybe_unused]] static std::string tokensOf(llvm::StringRef Text) {
   std::string Out;
   llvm::copy_if(Text, std::back_inserter(Out),
                 [](char C) { return !llvm::isSpace(C); });
