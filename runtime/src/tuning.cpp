@@ -10,15 +10,45 @@ namespace distwar {
 namespace {
 
 constexpr int kLowest = 1; // 0 behaves as 1: a call always has a lane
-constexpr int kHighest = 33;
 
-/// Lowest threshold among the fastest; deterministic under ties.
-Trial fastest(const std::map<int, double> &measured) {
+/// Lowest threshold among the fastest; deterministic under ties (so a launch
+/// without block sites, where kBlockStrategy runs as plain atomics, keeps 33
+/// unless 34 is faster). `warpOnly`: among the warp thresholds alone, the
+/// centre of a neighbourhood.
+Trial fastest(const std::map<int, double> &measured, bool warpOnly = false) {
   Trial best{-1, 0};
-  for (const auto &entry : measured)
+  for (const auto &entry : measured) {
+    if (warpOnly && !isWarpThreshold(entry.first))
+      continue;
     if (best.threshold < 0 || entry.second < best.ms)
       best = Trial{entry.first, entry.second};
+  }
   return best;
+}
+
+/// The thresholds of one round around `center` (0..33): itself, +-1, +-2,
+/// +-4, within 1..33, so never stepping into kBlockStrategy; none for any
+/// other `center`.
+std::vector<int> neighbourhood(int center) {
+  std::vector<int> around;
+  if (center < kMinThreshold || center > kNeverReduce)
+    return around;
+  for (int d : {0, -1, 1, -2, 2, -4, 4})
+    if (isWarpThreshold(center + d))
+      around.push_back(center + d);
+  return around;
+}
+
+/// Times `thresholds` in one call of `measure`, checking that every trial
+/// came back.
+std::vector<double> measureAll(const MeasureFn &measure,
+                               const std::vector<int> &thresholds) {
+  std::vector<double> ms = measure(thresholds);
+  if (ms.size() != thresholds.size())
+    throw std::logic_error("distwar: a trial runner returned " +
+                           std::to_string(ms.size()) + " times for " +
+                           std::to_string(thresholds.size()) + " trials");
+  return ms;
 }
 
 } // namespace
@@ -45,34 +75,34 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
   auto run = [&](const std::vector<int> &thresholds) {
     if (thresholds.empty())
       return;
-    const std::vector<double> ms = measure(thresholds);
-    if (ms.size() != thresholds.size())
-      throw std::logic_error("distwar: a trial runner returned " +
-                             std::to_string(ms.size()) + " times for " +
-                             std::to_string(thresholds.size()) + " trials");
+    const std::vector<double> ms = measureAll(measure, thresholds);
     for (size_t i = 0; i < thresholds.size(); ++i) {
       result.trials.push_back(Trial{thresholds[i], ms[i]});
       measured[thresholds[i]] = ms[i];
     }
   };
 
+  // kBlockStrategy is one more candidate, timed with the first round; the
+  // refinement steps through the warp thresholds around the fastest of them.
   if (mode == SearchMode::kExhaustive) {
     std::vector<int> all;
-    for (int t = kLowest; t <= kHighest; ++t)
+    for (int t = kLowest; t <= kNeverReduce; ++t)
       all.push_back(t);
+    all.push_back(kBlockStrategy);
     run(all);
   } else {
     const int step = std::max(1, coarseStep);
     std::vector<int> grid;
-    for (int t = kLowest; t < kHighest; t += step)
+    for (int t = kLowest; t < kNeverReduce; t += step)
       grid.push_back(t);
-    grid.push_back(kHighest);
+    grid.push_back(kNeverReduce);
+    grid.push_back(kBlockStrategy);
     run(grid);
     for (int s = step / 2; s >= 1; s /= 2) {
-      const int center = fastest(measured).threshold;
+      const int center = fastest(measured, /*warpOnly=*/true).threshold;
       std::vector<int> around;
       for (int t : {center - s, center + s})
-        if (t >= kLowest && t <= kHighest && !measured.count(t))
+        if (isWarpThreshold(t) && !measured.count(t))
           around.push_back(t);
       run(around);
     }
@@ -83,17 +113,14 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
   return result;
 }
 
-SearchResult refineThreshold(int center, const MeasureFn &measure) {
-  std::vector<int> around;
-  for (int d : {0, -1, 1, -2, 2, -4, 4})
-    if (center + d >= kLowest && center + d <= kHighest)
-      around.push_back(center + d);
+SearchResult refineThreshold(int center, const MeasureFn &measure,
+                             int warpCenter) {
+  std::vector<int> around =
+      neighbourhood(center == kBlockStrategy ? warpCenter : center);
+  if (center == kBlockStrategy)
+    around.push_back(kBlockStrategy);
   std::sort(around.begin(), around.end());
-  const std::vector<double> ms = measure(around);
-  if (ms.size() != around.size())
-    throw std::logic_error("distwar: a trial runner returned " +
-                           std::to_string(ms.size()) + " times for " +
-                           std::to_string(around.size()) + " trials");
+  const std::vector<double> ms = measureAll(measure, around);
   SearchResult result;
   std::map<int, double> measured;
   for (size_t i = 0; i < around.size(); ++i) {
@@ -107,6 +134,16 @@ SearchResult refineThreshold(int center, const MeasureFn &measure) {
 }
 
 Autotuner::Autotuner(TunerOptions options) : opts(options) {}
+
+void Autotuner::rememberWarpThreshold(DeviceState &state,
+                                      const std::vector<Trial> &trials) {
+  std::map<int, double> measured;
+  for (const Trial &t : trials)
+    measured[t.threshold] = t.ms;
+  const Trial best = fastest(measured, /*warpOnly=*/true);
+  if (best.threshold >= 0)
+    state.warpThreshold = best.threshold;
+}
 
 void Autotuner::call(int device, TrialRunner &runner) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -133,16 +170,18 @@ void Autotuner::call(int device, TrialRunner &runner) {
     return;
   }
 
-  const bool local = opts.localRetune && stats.tunings > 0 &&
-                     stats.threshold >= kLowest && stats.threshold <= kHighest;
+  const bool local =
+      opts.localRetune && stats.tunings > 0 &&
+      (isWarpThreshold(stats.threshold) || stats.threshold == kBlockStrategy);
   auto measure = [&](const std::vector<int> &thresholds) {
     return runner.timedLaunches(thresholds);
   };
   runner.beginTuning();
   SearchResult found =
-      local ? refineThreshold(stats.threshold, measure)
+      local ? refineThreshold(stats.threshold, measure, state.warpThreshold)
             : searchThreshold(opts.mode, opts.coarseStep, measure);
   const double sessionMs = runner.endTuning();
+  rememberWarpThreshold(state, found.trials);
   runner.setThreshold(found.best);
   stats.threshold = found.best;
   stats.bestMs = found.bestMs;
@@ -169,10 +208,10 @@ TunerOptions Autotuner::options() const {
 }
 
 void Autotuner::setOptions(const TunerOptions &options) {
-  if (options.forcedThreshold < -1 || options.forcedThreshold > kHighest)
+  if (options.forcedThreshold < -1 || options.forcedThreshold > kMaxThreshold)
     throw std::out_of_range("distwar: forced threshold " +
                             std::to_string(options.forcedThreshold) +
-                            " outside -1..33");
+                            " outside -1..34");
   if (options.retuneInterval < 1)
     throw std::out_of_range("distwar: retune interval must be at least 1");
   std::lock_guard<std::mutex> lock(mutex);

@@ -48,18 +48,9 @@
 #ifndef DISTWAR_BLOCK_ACCUMULATE_CUH
 #define DISTWAR_BLOCK_ACCUMULATE_CUH
 
-#include "distwar/lane_math.h"
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
-#error "distwar block accumulation needs sm_70 or newer (__match_any_sync)"
-#endif
+#include "distwar/block_table.cuh"
 
 namespace distwar {
-
-/// Marks a free entry; keys must be >= 0.
-constexpr int kEmptyKey = -1;
-/// What blockTableSlot returns when the key found no entry.
-constexpr int kNoSlot = -1;
 
 /// A block's accumulators: Capacity entries of Fields floats and IntFields
 /// ints each, with their keys. Field-major, so that the adds of lanes with
@@ -72,79 +63,13 @@ template <int Capacity, int Fields, int IntFields = 0> struct BlockTable {
   static constexpr int kCapacity = Capacity;
   static constexpr int kFields = Fields;
   static constexpr int kIntFields = IntFields;
-  /// Probes before a key overflows to plain atomics: linear probing at a load
-  /// factor below one half needs about 1.5 on average.
-  static constexpr int kMaxProbes = Capacity < 32 ? Capacity : 32;
+  /// Probes before a key overflows to plain atomics.
+  static constexpr int kMaxProbes = detail::maxProbes<Capacity>();
 
   int keys[Capacity];
   float values[Fields][Capacity];
   int counts[IntFields > 0 ? IntFields : 1][IntFields > 0 ? Capacity : 1];
 };
-
-namespace detail {
-
-__device__ __forceinline__ int threadRankInBlock() {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-}
-
-__device__ __forceinline__ int threadsInBlock() {
-  return blockDim.x * blockDim.y * blockDim.z;
-}
-
-__host__ __device__ constexpr int log2Exact(int n) { return n <= 1 ? 0 : 1 + log2Exact(n / 2); }
-
-/// Fibonacci hashing: the high bits of key * 2^32/phi. The low bits of a
-/// plain product would send texel rows (keys a power of two apart) to the
-/// same slot.
-template <int Capacity> __device__ __forceinline__ unsigned hashSlot(int key) {
-  constexpr int kBits = log2Exact(Capacity);
-  if constexpr (kBits == 0)
-    return 0;
-  else
-    return (static_cast<unsigned>(key) * 2654435769u) >> (32 - kBits);
-}
-
-__device__ __forceinline__ unsigned lanesBelow() {
-  unsigned mask;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
-  return mask;
-}
-
-__device__ __forceinline__ int thisLane() {
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return static_cast<int>(lane);
-}
-
-/// Sums v and c over each key group (`peers`, from match-any over `mask`)
-/// into the group's lowest lane: a shift-down tree in which rank r adds rank
-/// r + offset. Every lane of `mask` runs the same steps; the loop ends when no
-/// group has a lane left to add (at once when every group is one lane).
-template <int F, int IF, int NC>
-__device__ __forceinline__ void sumToLeader(float (&v)[F], int (&c)[NC],
-                                            unsigned mask, unsigned peers) {
-  const int groupSize = popCount(peers);
-  const int rank = popCount(peers & lanesBelow());
-#pragma unroll
-  for (int offset = 1; offset < kWarpSize; offset <<= 1) {
-    if (!__any_sync(mask, offset < groupSize))
-      break;
-    const bool take = rank + offset < groupSize;
-    const int source = take ? nthSetBit(peers, rank + offset) : thisLane();
-#pragma unroll
-    for (int i = 0; i < F; ++i) {
-      const float x = __shfl_sync(mask, v[i], source);
-      v[i] += take ? x : 0.f;
-    }
-#pragma unroll
-    for (int i = 0; i < IF; ++i) {
-      const int x = __shfl_sync(mask, c[i], source);
-      c[i] += take ? x : 0;
-    }
-  }
-}
-
-} // namespace detail
 
 /// Clears the table. Every thread of the block calls it, once, before any
 /// add; it ends with __syncthreads().
@@ -170,14 +95,7 @@ __device__ __forceinline__ void blockTableInit(BlockTable<Cap, F, IF> &t) {
 template <int Cap, int F, int IF>
 __device__ __forceinline__ int blockTableSlot(BlockTable<Cap, F, IF> &t,
                                               int key) {
-  unsigned slot = detail::hashSlot<Cap>(key);
-  for (int probe = 0; probe < BlockTable<Cap, F, IF>::kMaxProbes; ++probe) {
-    const int old = atomicCAS(&t.keys[slot], kEmptyKey, key);
-    if (old == kEmptyKey || old == key)
-      return static_cast<int>(slot);
-    slot = (slot + 1) & (Cap - 1);
-  }
-  return kNoSlot;
+  return detail::claimEntry(t.keys, key);
 }
 
 /// Adds one lane's values for `key` to the table, or, when the key finds no
@@ -235,8 +153,11 @@ blockAccumulateWarp(BlockTable<Cap, F, IF> &t, unsigned mask, bool active,
     for (int f = 0; f < (IF > 0 ? IF : 1); ++f)
       c[f] = 0;
   }
-  detail::sumToLeader<F, IF>(v, c, mask, peers);
-  if (active && (peers & detail::lanesBelow()) == 0)
+  if constexpr (IF > 0)
+    detail::sumToLeader(mask, peers, v, c);
+  else
+    detail::sumToLeader(mask, peers, v);
+  if (active && (peers & detail::laneMaskLt()) == 0)
     blockAccumulateLane(t, key, v, c, addr, intAddr);
 }
 
@@ -255,10 +176,9 @@ __device__ __forceinline__ bool warpSumByKey(unsigned mask, bool active,
   const unsigned activeLanes = __ballot_sync(mask, active);
   const unsigned matched = __match_any_sync(mask, matchKey);
   const unsigned peers =
-      active ? matched & activeLanes : 1u << detail::thisLane();
-  int none[1] = {0};
-  detail::sumToLeader<F, 0>(v, none, mask, peers);
-  return active && (peers & detail::lanesBelow()) == 0;
+      active ? matched & activeLanes : 1u << detail::laneId();
+  detail::sumToLeader(mask, peers, v);
+  return active && (peers & detail::laneMaskLt()) == 0;
 }
 
 /// Issues the table: one global atomic per (key, field) with a nonzero sum,

@@ -7,7 +7,9 @@
 //                              site=T,...    those sites (names as in the
 //                                            tool's report: "renderCUDA#0")
 //                              T,site=T,...  every site, some differently
-//                              T is 0..33 or "plain" (33: plain atomics)
+//                              T is 0..34, "plain" (33: plain atomics)
+//                              or "block" (34: the block strategy where a
+//                              site has one, plain atomics elsewhere)
 //   DISTWAR_AUTOTUNE           0 | 1         tuning off / on (default on)
 //   DISTWAR_AUTOTUNE_INTERVAL  n >= 1        launches between re-checks
 //   DISTWAR_AUTOTUNE_SEARCH    exhaustive | coarse
@@ -21,6 +23,8 @@
 #ifndef DISTWAR_ENVIRONMENT_H
 #define DISTWAR_ENVIRONMENT_H
 
+#include "distwar/threshold_values.h"
+
 #include <cstdlib>
 #include <functional>
 #include <stdexcept>
@@ -30,16 +34,13 @@
 
 namespace distwar {
 
-/// Threshold bounds (see distwar/reduce.cuh): 0..32 lanes, 33 never reduce.
-constexpr int kMinThreshold = 0;
-constexpr int kMaxThreshold = 33;
-
 /// How a first search looks for the threshold (also KernelTuner's).
 enum class SearchMode {
   /// Every distinct threshold behaviour.
   kExhaustive,
-  /// A coarse grid first (KernelTuner: 1, 9, ..., 33 then halving the step
-  /// around the best; launch tuning: its default candidates).
+  /// A coarse grid first (KernelTuner: 1, 9, ..., 33 and 34, then halving
+  /// the step around the best warp threshold; launch tuning: its default
+  /// candidates).
   kCoarseToFine,
 };
 
@@ -91,10 +92,12 @@ inline long long parseWholeInteger(const std::string &text, long long lo,
   return value;
 }
 
-/// 0..33 or "plain"; -1 if neither.
+/// 0..34, "plain" or "block"; -1 if none of them.
 inline int parseThresholdValue(const std::string &text) {
   if (text == "plain")
-    return kMaxThreshold;
+    return kNeverReduce;
+  if (text == "block")
+    return kBlockStrategy;
   bool failed = false;
   long long v = parseWholeInteger(text, kMinThreshold, kMaxThreshold, failed);
   return failed ? -1 : static_cast<int>(v);
@@ -102,8 +105,8 @@ inline int parseThresholdValue(const std::string &text) {
 
 inline void parseThresholds(const std::string &text, Environment &env) {
   const char *expected =
-      "a threshold (0..33 or plain), site=threshold entries, or both, "
-      "separated by commas";
+      "a threshold (0..34, plain or block), site=threshold entries, or "
+      "both, separated by commas";
   size_t begin = 0;
   while (begin <= text.size()) {
     size_t end = text.find(',', begin);

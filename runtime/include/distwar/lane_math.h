@@ -1,7 +1,8 @@
 //===- distwar/lane_math.h - Index arithmetic of the warp reductions ------===//
 //
 // Pure integer helpers shared by the device reductions and by a CPU test that
-// checks them exhaustively. They compile as plain C++ (no CUDA needed).
+// checks them exhaustively. They compile as plain C++ (no CUDA needed); the
+// two that read a lane's special registers exist only under nvcc.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_LANE_MATH_H
@@ -26,6 +27,22 @@ DISTWAR_HD int popCount(unsigned x) {
   return __builtin_popcount(x);
 #endif
 }
+
+#if defined(__CUDACC__)
+/// This thread's lane in its warp (0..31).
+__device__ __forceinline__ int laneId() {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return static_cast<int>(lane);
+}
+
+/// The lanes below this one, as a mask.
+__device__ __forceinline__ unsigned laneMaskLt() {
+  unsigned mask;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+  return mask;
+}
+#endif
 
 /// Lane index of the n-th (0-based) set bit of `mask`; requires
 /// n < popCount(mask). Branch-free binary search: five popcounts.

@@ -10,7 +10,10 @@
 //     distwar_tuner0.end(distwar_ticket0); }
 //
 // so that the program's own launches tune the thresholds with no code from
-// its author (distwar/online_tuning.h says how). Every begin() checks for a
+// its author (distwar/online_tuning.h says how). A block-capable site (a
+// reduceBlock call, distwar/block_reduce.cuh) is named with a third member,
+// `{&distwar_sites_backward_cu, "renderCUDA#0", true}`, which adds
+// kBlockStrategy to the launch's candidates. Every begin() checks for a
 // pending error, the current device and whether the stream is being captured;
 // then it takes the steps that distwar/launch_schedule.h decides, each only
 // when that launch needs it:
@@ -63,10 +66,14 @@
 namespace distwar {
 
 /// One site a launch reads: its table (the host shadow of the
-/// `__constant__` array) and its name.
+/// `__constant__` array), its name, and whether it is block-capable (a
+/// reduceBlock site: kBlockStrategy selects its block strategy). A launch
+/// that reads a block-capable site tunes kBlockStrategy as one more
+/// candidate; `{&table, "name"}` leaves the flag off.
 struct SiteRef {
   const void *symbol;
   const char *name;
+  bool block = false;
 };
 
 namespace detail {
@@ -105,10 +112,15 @@ private:
   bool ok;
 };
 
-inline OnlineTunerOptions launchTunerOptions(const Environment &env) {
+/// The tuner of a launch; `block`: some site it reads is block-capable, so
+/// kBlockStrategy is a candidate (in exhaustive searches too).
+inline OnlineTunerOptions launchTunerOptions(const Environment &env,
+                                             bool block) {
   OnlineTunerOptions o;
   if (env.searchGiven && env.search == SearchMode::kExhaustive)
-    o.candidates = OnlineTunerOptions::allThresholds();
+    o.candidates = OnlineTunerOptions::allThresholds(block);
+  else if (block)
+    o.candidates.push_back(kBlockStrategy);
   if (env.interval > 0)
     o.recheckInterval = env.interval;
   return o;
@@ -119,10 +131,11 @@ public:
   /// Timed launches in flight per device, at most.
   static constexpr int kEventPairs = 16;
 
-  LaunchState(std::vector<SiteEntry> sites, const Environment &env,
+  /// `block`: some site is block-capable (see SiteRef).
+  LaunchState(std::vector<SiteEntry> sites, const Environment &env, bool block,
               uint64_t seed)
       : entries(std::move(sites)), tuning(env.autotune),
-        options(launchTunerOptions(env)), seed(seed) {}
+        options(launchTunerOptions(env, block)), seed(seed) {}
 
   // Never destroyed before the program ends: its events and pinned memory
   // are left to the CUDA runtime's teardown, which may already have run.
@@ -485,13 +498,17 @@ public:
     std::lock_guard<std::mutex> lock(registry.mutex);
     std::vector<detail::SiteEntry> entries;
     uint64_t seed = 1469598103934665603ULL;
+    bool block = false;
     for (const SiteRef &ref : sites) {
       for (detail::SiteTable &table : registry.tables) {
         if (table.symbol != ref.symbol)
           continue;
-        for (size_t k = 0; k < table.names.size(); ++k)
-          if (table.names[k] == ref.name)
-            entries.push_back({&table, static_cast<int>(k)});
+        for (size_t k = 0; k < table.names.size(); ++k) {
+          if (table.names[k] != ref.name)
+            continue;
+          entries.push_back({&table, static_cast<int>(k)});
+          block = block || ref.block;
+        }
       }
       for (const char *c = ref.name; *c; ++c)
         seed = (seed ^ static_cast<unsigned char>(*c)) * 1099511628211ULL;
@@ -505,10 +522,13 @@ public:
         entries.end());
     if (entries.empty())
       return;
+    // Launch statements of one set of sites share its state, made by the
+    // first of them: the block flag is the sites' own (the rewriter writes
+    // it from the site), so every statement passes the same.
     std::unique_ptr<detail::LaunchReporter> &slot = registry.launches[entries];
     if (!slot)
       slot = std::make_unique<detail::LaunchState>(
-          entries, registry.environment(), seed);
+          entries, registry.environment(), block, seed);
     state = static_cast<detail::LaunchState *>(slot.get());
     state->addKernel(kernel);
   }

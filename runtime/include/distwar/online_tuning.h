@@ -30,6 +30,12 @@
 // proposes it again. Each re-check that keeps the threshold doubles the
 // interval (up to `maxIntervalGrowth` times), a move resets it.
 //
+// A launch that reads a block-capable site has kBlockStrategy (34) among its
+// candidates. It is a candidate of its own, not a neighbour of 33: every
+// re-check times it along with the warp thresholds around the best one (the
+// winner, or with 34 in force the fastest warp threshold of the last search),
+// so that the tuner can move between the two strategies both ways.
+//
 // Times arrive later than the launches (CUDA events read back without a
 // sync): next() hands out a ticket for a launch to time, record() takes its
 // time whenever it is known. Not thread-safe: the caller serialises.
@@ -37,6 +43,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_ONLINE_TUNING_H
 #define DISTWAR_ONLINE_TUNING_H
+
+#include "distwar/threshold_values.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +55,8 @@
 namespace distwar {
 
 struct OnlineTunerOptions {
-  /// Thresholds of the first search (0 behaves as 1; 33 never reduces).
+  /// Thresholds of the first search (0 behaves as 1; 33 never reduces; 34,
+  /// the block strategy, is added for launches of block-capable sites).
   std::vector<int> candidates{1, 4, 8, 12, 16, 20, 24, 28, 32, 33};
   /// Launches at the table's threshold before the search (first launches
   /// load modules and warm caches).
@@ -66,11 +75,14 @@ struct OnlineTunerOptions {
   int maxIntervalGrowth = 8;
   int sampleEvery = 32;
 
-  /// Every threshold behaviour (1..33): DISTWAR_AUTOTUNE_SEARCH=exhaustive.
-  static std::vector<int> allThresholds() {
+  /// Every threshold behaviour (1..33, and 34 with `block`):
+  /// DISTWAR_AUTOTUNE_SEARCH=exhaustive.
+  static std::vector<int> allThresholds(bool block = false) {
     std::vector<int> all;
-    for (int t = 1; t <= 33; ++t)
+    for (int t = 1; t <= kNeverReduce; ++t)
       all.push_back(t);
+    if (block)
+      all.push_back(kBlockStrategy);
     return all;
   }
 };
@@ -98,6 +110,8 @@ public:
                        uint64_t seed = 0x9e3779b97f4a7c15ULL)
       : opts(std::move(options)), rng(seed ? seed : 1) {
     interval = opts.recheckInterval;
+    blockCandidate = std::find(opts.candidates.begin(), opts.candidates.end(),
+                               kBlockStrategy) != opts.candidates.end();
     if (opts.warmupCalls <= 0)
       beginSearch(opts.candidates);
   }
@@ -174,6 +188,10 @@ public:
   double settledMeanMs() const {
     return settledSamples ? settledMs / settledSamples : 0;
   }
+  /// The warp threshold (1..33) the re-checks step around: the winner, or
+  /// with kBlockStrategy in force the fastest warp threshold of the last
+  /// search; -1 before any.
+  int warpThreshold() const { return warpBest; }
   int searches() const { return searchCount; }
   int moves() const { return moveCount; }
   long long currentInterval() const { return interval; }
@@ -203,12 +221,24 @@ private:
     return nextTicket++;
   }
 
+  /// The winner's neighbourhood among the warp thresholds (around the best
+  /// warp threshold while kBlockStrategy wins), and kBlockStrategy where it
+  /// is a candidate.
   std::vector<int> recheckCandidates() const {
     std::vector<int> around;
-    for (int d : {-4, -2, 0, 2, 4})
-      if (best + d >= 1 && best + d <= 33)
-        around.push_back(best + d);
+    if (isWarpThreshold(warpBest))
+      for (int d : {-4, -2, 0, 2, 4})
+        if (isWarpThreshold(warpBest + d))
+          around.push_back(warpBest + d);
+    if (blockCandidate || best == kBlockStrategy)
+      around.push_back(kBlockStrategy);
     return around;
+  }
+
+  /// A candidate as the search takes it: kBlockStrategy, else clamped to
+  /// the warp thresholds 1..33.
+  static int candidateThreshold(int t) {
+    return t == kBlockStrategy ? t : std::max(1, std::min(kNeverReduce, t));
   }
 
   void beginSearch(const std::vector<int> &thresholds) {
@@ -219,7 +249,7 @@ private:
     cands.clear();
     for (int t : thresholds) {
       Candidate c;
-      c.threshold = std::max(1, std::min(33, t));
+      c.threshold = candidateThreshold(t);
       bool duplicate = false;
       for (const Candidate &o : cands)
         duplicate = duplicate || o.threshold == c.threshold;
@@ -312,6 +342,23 @@ private:
     return best;
   }
 
+  /// The warp candidate (1..33) with the lowest mean among those still in
+  /// the search, else among all that ran; -1 when none ran.
+  int fastestWarp() const {
+    int pick = -1;
+    for (int pass = 0; pass < 2 && pick < 0; ++pass) {
+      for (size_t i = 0; i < cands.size(); ++i) {
+        const Candidate &c = cands[i];
+        if (!isWarpThreshold(c.threshold) || c.ms.empty() ||
+            (pass == 0 && !c.remaining))
+          continue;
+        if (pick < 0 || mean(c) < mean(cands[pick]))
+          pick = static_cast<int>(i);
+      }
+    }
+    return pick;
+  }
+
   int leading() const {
     if (current != Phase::kSearching)
       return best;
@@ -395,6 +442,11 @@ private:
       interval = opts.recheckInterval;
     }
     best = chosen;
+    const int warp = fastestWarp();
+    if (isWarpThreshold(best))
+      warpBest = best;
+    else if (warp >= 0)
+      warpBest = cands[warp].threshold;
     current = Phase::kSettled;
     // A move to confirm is re-checked at once.
     sinceSettled = candidateMove >= 0 ? interval : 0;
@@ -418,6 +470,10 @@ private:
   /// Times every remaining candidate has (complete rounds).
   int seen = 0;
   int best = -1;
+  /// See warpThreshold().
+  int warpBest = -1;
+  /// kBlockStrategy is among the first search's candidates.
+  bool blockCandidate = false;
   int incumbent = -1;
   /// The winner of the last re-check, not confirmed yet (-1: none).
   int candidateMove = -1;

@@ -8,6 +8,9 @@
 //          call; butterfly: active lanes); below it every lane issues its own
 //          atomics. 0 and 1 behave the same (a call always has a lane).
 //   33     kNeverReduce: always plain atomics.
+//   34     kBlockStrategy: plain atomics here; the block strategy of the
+//          sites that accumulate in shared memory (distwar/block_reduce.cuh).
+// (distwar/threshold_values.h lists the values for host and device code.)
 // The threshold is an int or a distwar::UniformThreshold (what
 // DISTWAR_SITE_THRESHOLD returns). An int may differ between lanes, so the
 // reductions vote on it: a lane-dependent value cannot split the warp between
@@ -31,6 +34,7 @@
 #include "distwar/batch.cuh"
 #include "distwar/lane_math.h"
 #include "distwar/threshold.cuh"
+#include "distwar/threshold_values.h"
 
 #include <type_traits>
 #include <utility>
@@ -49,9 +53,6 @@ generated code with another one, see kernels/auto_strategy.cuh"
 #endif
 
 namespace distwar {
-
-/// Threshold value that disables reduction: every lane issues plain atomics.
-constexpr int kNeverReduce = 33;
 
 /// How a reduced warp (or key group) combines and issues its sums: one type
 /// per strategy, passed as the first template argument of a reduction
@@ -125,18 +126,6 @@ template <typename S> __host__ __device__ constexpr void checkStrategy() {
                 "distwar: the first template argument of a reduction is a "
                 "strategy: distwar::strategy::Leader, TreeLaneK, ScatterLaneK "
                 "or ScatterLeader");
-}
-
-__device__ __forceinline__ int laneId() {
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return static_cast<int>(lane);
-}
-
-__device__ __forceinline__ unsigned laneMaskLt() {
-  unsigned mask;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
-  return mask;
 }
 
 /// The type a key is compared as (match instructions take 32 or 64 bits).

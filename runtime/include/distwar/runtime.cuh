@@ -7,6 +7,7 @@
 #define DISTWAR_RUNTIME_CUH
 
 #include "distwar/batch.cuh"
+#include "distwar/block_reduce.cuh"
 #include "distwar/launch.h"
 #include "distwar/reduce.cuh"
 #include "distwar/site_table.cuh"

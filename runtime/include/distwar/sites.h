@@ -199,7 +199,7 @@ inline void checkCuda(cudaError_t err, const char *what) {
 inline void checkThreshold(int t) {
   if (t < kMinThreshold || t > kMaxThreshold)
     throw std::out_of_range("distwar: threshold " + std::to_string(t) +
-                            " outside 0..33");
+                            " outside 0..34");
 }
 
 /// Writes `values[k]` into entry k of `table` for every k with a value >= 0,
@@ -418,8 +418,9 @@ inline std::vector<std::string> siteNames() {
   return names;
 }
 
-/// Sets site `name` to t (0..33) in every table that has it, on the current
-/// device; synchronous. Returns the number of tables updated (0: unknown).
+/// Sets site `name` to t (0..34: distwar/threshold_values.h) in every table
+/// that has it, on the current device; synchronous. Returns the number of
+/// tables updated (0: unknown).
 /// Launch tuning leaves the site alone from then on.
 inline int setSiteThreshold(const std::string &name, int t) {
   return detail::writeThreshold(&name, t, nullptr, /*async=*/false);

@@ -6,9 +6,13 @@
 //
 // Schedule (as in DISTWAR): the first call on a device tunes, then every
 // `retuneInterval` calls. A tuning call times one launch per candidate
-// threshold and keeps the fastest (ties: the lowest threshold). The runner
-// restores the registered outputs before every trial launch but the first, so
-// a tuning call leaves exactly the outputs of one launch.
+// threshold and keeps the fastest (ties: the lowest threshold). The
+// candidates are the warp thresholds 1..33 and kBlockStrategy (34), which
+// is a candidate of its own: a neighbourhood never steps from 33 to it or
+// from it to 30 or 32 (distwar/threshold_values.h). At sites without a block
+// strategy 34 runs as plain atomics, as 33 does, and the tie keeps 33. The
+// runner restores the registered outputs before every trial launch but the
+// first, so a tuning call leaves exactly the outputs of one launch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_TUNING_H
@@ -30,12 +34,14 @@ struct TunerOptions {
   SearchMode mode = SearchMode::kExhaustive;
   int coarseStep = 8;
   /// Re-tunings after the first search only around the threshold in force
-  /// (best +-1, +-2, +-4 and itself): trials at far, slow thresholds cost more
-  /// than the 1% budget. false: every tuning runs the full `mode` search.
+  /// (best +-1, +-2, +-4 and itself; with kBlockStrategy in force, it and
+  /// the neighbourhood of the best warp threshold found before): trials at
+  /// far, slow thresholds cost more than the 1% budget. false: every tuning
+  /// runs the full `mode` search.
   bool localRetune = true;
   /// false: launch with the thresholds as they are, never tune.
   bool enabled = true;
-  /// 0..33: set this threshold and never tune; -1: none.
+  /// 0..34: set this threshold and never tune; -1: none.
   int forcedThreshold = -1;
 };
 
@@ -65,11 +71,16 @@ struct SearchResult {
 using MeasureFn = std::function<std::vector<double>(const std::vector<int> &)>;
 
 /// The search alone (each round of trials is one call of `measure`).
+/// Exhaustive: 1..33, then 34. Coarse: 1, 1 + step, ..., 33 and 34, then
+/// halving the step around the fastest warp threshold.
 SearchResult searchThreshold(SearchMode mode, int coarseStep,
                              const MeasureFn &measure);
 
-/// One round around `center`: center, +-1, +-2, +-4 (within 1..33).
-SearchResult refineThreshold(int center, const MeasureFn &measure);
+/// One round around `center`: center, +-1, +-2, +-4 (within 1..33). Centred
+/// on kBlockStrategy: it and the round around `warpCenter` (the best warp
+/// threshold known; none when outside 0..33), so that a re-tune can leave it.
+SearchResult refineThreshold(int center, const MeasureFn &measure,
+                             int warpCenter = -1);
 
 /// What the tuner needs from the launch it tunes.
 class TrialRunner {
@@ -120,7 +131,7 @@ public:
   TunerStats stats(int device) const;
   TunerOptions options() const;
   void setOptions(const TunerOptions &options);
-  /// Forces t (0..33) from the next call on; -1 returns to tuning.
+  /// Forces t (0..34) from the next call on; -1 returns to tuning.
   void force(int threshold);
   void setEnabled(bool enabled);
   /// The next call on every device tunes.
@@ -131,7 +142,12 @@ private:
     TunerStats stats;
     long long sinceTuning = 0;
     bool retune = true;
+    /// The fastest warp threshold (1..33) of the last tuning that timed one:
+    /// the neighbourhood a re-tune at kBlockStrategy also times.
+    int warpThreshold = -1;
   };
+  static void rememberWarpThreshold(DeviceState &state,
+                                    const std::vector<Trial> &trials);
   mutable std::mutex mutex;
   TunerOptions opts;
   std::map<int, DeviceState> devices;

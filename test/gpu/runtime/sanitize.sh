@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the runtime GPU tests under compute-sanitizer racecheck and synccheck
-# (the reduction test with --small: the sanitizers are slow per launch).
+# Runs the runtime GPU tests under compute-sanitizer racecheck and synccheck,
+# and the block strategy's test (shared-memory tables, indexed by keys) under
+# memcheck too. The reduction tests run with --small: the sanitizers are
+# slow per launch.
 # Usage: sanitize.sh <build dir> [log dir]
 set -u
 build=${1:?usage: sanitize.sh <build dir> [log dir]}
@@ -8,8 +10,15 @@ logs=${2:-.}
 bin=$build/test/gpu/runtime
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 status=0
-for tool in racecheck synccheck; do
-  for run in "distwar_reduce_gputest --small" "distwar_sites_gputest"; do
+# One line per test: the tools, then the command.
+runs=(
+  "racecheck,synccheck distwar_reduce_gputest --small"
+  "racecheck,synccheck distwar_sites_gputest"
+  "memcheck,racecheck,synccheck distwar_block_reduce_gputest --small"
+)
+for entry in "${runs[@]}"; do
+  read -r tools run <<<"$entry"
+  for tool in ${tools//,/ }; do
     set -- $run
     log=$logs/sanitize-$tool-$1.log
     "$sanitizer" --tool "$tool" --error-exitcode 99 "$bin/$1" "${@:2}" >"$log" 2>&1

@@ -47,6 +47,20 @@ TEST(Environment, OneValueForEverySite) {
   EXPECT_EQ(f.read().allSites, 0);
 }
 
+TEST(Environment, TheBlockStrategyByNumberAndByName) {
+  FakeEnv f;
+  f.vars["DISTWAR_THRESHOLD"] = "34";
+  EXPECT_EQ(f.read().allSites, kBlockStrategy);
+  f.vars["DISTWAR_THRESHOLD"] = "block";
+  EXPECT_EQ(f.read().allSites, kBlockStrategy);
+  f.vars["DISTWAR_THRESHOLD"] = "12,spheres#0=block,texture#1=34";
+  const Environment env = f.read();
+  EXPECT_EQ(env.allSites, 12);
+  EXPECT_EQ(env.thresholdFor("spheres#0"), 34);
+  EXPECT_EQ(env.thresholdFor("texture#1"), 34);
+  EXPECT_EQ(env.thresholdFor("other#0"), 12);
+}
+
 TEST(Environment, PerSiteValues) {
   FakeEnv f;
   f.vars["DISTWAR_THRESHOLD"] =
@@ -86,14 +100,15 @@ TEST(Environment, OtherVariables) {
 
 TEST(Environment, BadValuesNameTheVariable) {
   for (auto bad : std::vector<std::pair<std::string, std::string>>{
-           {"DISTWAR_THRESHOLD", "34"},
+           {"DISTWAR_THRESHOLD", "35"},
            {"DISTWAR_THRESHOLD", "-1"},
            {"DISTWAR_THRESHOLD", "8x"},
            {"DISTWAR_THRESHOLD", "Plain"},
+           {"DISTWAR_THRESHOLD", "Block"},
            {"DISTWAR_THRESHOLD", "12,13"},
            {"DISTWAR_THRESHOLD", "=4"},
            {"DISTWAR_THRESHOLD", "a#0="},
-           {"DISTWAR_THRESHOLD", "a#0=34"},
+           {"DISTWAR_THRESHOLD", "a#0=35"},
            {"DISTWAR_THRESHOLD", "a#0=4,"},
            {"DISTWAR_AUTOTUNE", "yes"},
            {"DISTWAR_AUTOTUNE_INTERVAL", "0"},

@@ -87,7 +87,7 @@ private:
   }
   double best(long long c) const {
     double b = factor(1, c);
-    for (int t = 1; t <= 33; ++t)
+    for (int t = 1; t <= kBlockStrategy; ++t)
       b = std::min(b, factor(t, c));
     return b;
   }
@@ -295,4 +295,108 @@ TEST(OnlineTuner, ExhaustiveCandidates) {
   Simulation sim(o, bowl, 0.0);
   ASSERT_GT(settleCall(sim, 3000), 0);
   EXPECT_EQ(sim.tuner.threshold(), 12);
+  const std::vector<int> withBlock = OnlineTunerOptions::allThresholds(true);
+  ASSERT_EQ(withBlock.size(), 34u);
+  EXPECT_EQ(withBlock.back(), kBlockStrategy);
+}
+
+namespace {
+
+/// The candidates of a launch that reads a block-capable site.
+OnlineTunerOptions withBlockStrategy() {
+  OnlineTunerOptions o;
+  o.candidates.push_back(kBlockStrategy);
+  return o;
+}
+
+/// The bowl, with the block strategy at `block` times the workload.
+std::function<double(int, long long)> bowlAndBlock(double block) {
+  return [block](int t, long long call) {
+    return t == kBlockStrategy ? block : bowl(t, call);
+  };
+}
+
+std::vector<int> candidatesOf(const OnlineTuner &tuner) {
+  std::vector<int> out;
+  for (const OnlineTuner::CandidateStats &c : tuner.lastSearch())
+    out.push_back(c.threshold);
+  return out;
+}
+
+} // namespace
+
+TEST(OnlineTuner, TheBlockStrategyWinsWhereItIsFaster) {
+  OnlineTunerOptions o = withBlockStrategy();
+  o.recheckInterval = 100;
+  Simulation sim(o, bowlAndBlock(0.6), /*noise=*/0.0);
+  ASSERT_GT(settleCall(sim, 1000), 0);
+  EXPECT_EQ(sim.tuner.threshold(), kBlockStrategy);
+  EXPECT_EQ(sim.tuner.warpThreshold(), 12);
+  // The re-check steps around the best warp threshold, never from 34 into
+  // 30 or 32, and keeps the block strategy to the end.
+  sim.run(101);
+  ASSERT_FALSE(sim.tuner.settled());
+  EXPECT_EQ(candidatesOf(sim.tuner), (std::vector<int>{8, 10, 12, 14, 16, 34}));
+  ASSERT_GT(settleCall(sim, 1000), 0);
+  EXPECT_EQ(sim.tuner.threshold(), kBlockStrategy);
+  EXPECT_EQ(sim.tuner.moves(), 0);
+}
+
+TEST(OnlineTuner, TheBlockStrategyGoesWhereItRunsAsPlainAtomics) {
+  // A launch whose block site gains nothing: 34 costs what 33 costs, and
+  // leaves after the first round, as plain atomics do.
+  OnlineTunerOptions o = withBlockStrategy();
+  o.recheckInterval = 100;
+  Simulation sim(o, bowlAndBlock(3.0), /*noise=*/0.0);
+  ASSERT_GT(settleCall(sim, 1000), 0);
+  EXPECT_EQ(sim.tuner.threshold(), 12);
+  EXPECT_EQ(sim.launchesAt(kBlockStrategy), 1);
+  // Re-checks still time it: the scene may change.
+  sim.run(101);
+  EXPECT_EQ(candidatesOf(sim.tuner), (std::vector<int>{8, 10, 12, 14, 16, 34}));
+  ASSERT_GT(settleCall(sim, 1000), 0);
+  EXPECT_EQ(sim.tuner.threshold(), 12);
+}
+
+TEST(OnlineTuner, MovesBetweenTheStrategiesAsTheSceneChanges) {
+  OnlineTunerOptions o = withBlockStrategy();
+  o.recheckInterval = 200;
+  // The block strategy is best until launch 3000, then twice as slow as
+  // the best warp threshold, which moves from 12 to 20.
+  auto shifting = [](int t, long long call) {
+    if (t == kBlockStrategy)
+      return call < 3000 ? 0.7 : 2.0;
+    if (t >= 33)
+      return 3.0;
+    const int best = call < 3000 ? 12 : 20;
+    return 1.0 + 0.01 * (t - best) * (t - best);
+  };
+  Simulation sim(o, shifting, 0.05);
+  sim.run(3000);
+  EXPECT_EQ(sim.tuner.threshold(), kBlockStrategy);
+  sim.run(20000);
+  // The re-checks at 34 follow the warp optimum (each one steps around the
+  // fastest warp threshold of the last), so one move can reach it.
+  EXPECT_NEAR(sim.tuner.threshold(), 20, 2);
+  EXPECT_GE(sim.tuner.moves(), 1);
+}
+
+TEST(OnlineTuner, CandidatesAreWarpThresholdsOrTheBlockStrategy) {
+  OnlineTunerOptions o;
+  o.warmupCalls = 0;
+  o.candidates = {0, 35, 34, 40};
+  OnlineTuner tuner(o);
+  // 0 behaves as 1; values above 34 are taken as plain atomics.
+  EXPECT_EQ(candidatesOf(tuner), (std::vector<int>{1, 33, 34}));
+}
+
+TEST(OnlineTuner, RechecksNearPlainAtomicsStayBelowTheBlockStrategy) {
+  OnlineTunerOptions o;
+  o.recheckInterval = 100;
+  Simulation sim(
+      o, [](int t, long long) { return 1.0 + 0.01 * std::abs(t - 33); }, 0.0);
+  ASSERT_GT(settleCall(sim, 1000), 0);
+  EXPECT_EQ(sim.tuner.threshold(), 33);
+  sim.run(101);
+  EXPECT_EQ(candidatesOf(sim.tuner), (std::vector<int>{29, 31, 33}));
 }

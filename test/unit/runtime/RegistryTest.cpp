@@ -151,6 +151,33 @@ TEST(RegistryDefault, EachSharedObjectHasItsOwnRegistry) {
     EXPECT_EQ(std::count(r.begin(), r.end(), '\n'), 2) << r;
 }
 
+TEST(RegistryDefault, TheBlockStrategyIsASiteValue) {
+  EXPECT_NO_THROW(distwar::detail::checkThreshold(distwar::kBlockStrategy));
+  EXPECT_THROW(distwar::detail::checkThreshold(35), std::out_of_range);
+  EXPECT_THROW(distwar::detail::checkThreshold(-1), std::out_of_range);
+}
+
+TEST(RegistryDefault, BlockCapableSitesAddTheBlockStrategyToTheirLaunches) {
+  // `{&table, "name"}` still names a site, with the flag off.
+  static int table[1];
+  const distwar::SiteRef warp{&table, "w#0"};
+  const distwar::SiteRef block{&table, "b#0", true};
+  EXPECT_FALSE(warp.block);
+  EXPECT_TRUE(block.block);
+  distwar::Environment env;
+  std::vector<int> c =
+      distwar::detail::launchTunerOptions(env, false).candidates;
+  EXPECT_EQ(std::count(c.begin(), c.end(), distwar::kBlockStrategy), 0);
+  c = distwar::detail::launchTunerOptions(env, true).candidates;
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c.back(), distwar::kBlockStrategy);
+  env.searchGiven = true;
+  env.search = distwar::SearchMode::kExhaustive;
+  c = distwar::detail::launchTunerOptions(env, true).candidates;
+  ASSERT_EQ(c.size(), 34u);
+  EXPECT_EQ(c.back(), distwar::kBlockStrategy);
+}
+
 TEST(RegistryDefault, ReportStringsAreEscaped) {
   EXPECT_EQ(distwar::detail::jsonString("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
 }
@@ -189,8 +216,8 @@ TEST(RegistryEnvironment, KernelTunerOptionsFollow) {
 TEST(RegistryBadEnvironment, WrappedLaunchesThrowTheMessage) {
   const std::string error = SiteRegistry::instance().environmentError();
   EXPECT_EQ(error, "distwar: DISTWAR_THRESHOLD=seven: expected a threshold "
-                   "(0..33 or plain), site=threshold entries, or both, "
-                   "separated by commas");
+                   "(0..34, plain or block), site=threshold entries, or "
+                   "both, separated by commas");
   try {
     launchReadBoth(nullptr, nullptr);
     ADD_FAILURE() << "a launch ran with a bad DISTWAR_THRESHOLD";

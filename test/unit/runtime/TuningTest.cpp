@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -85,8 +86,9 @@ TEST(Search, ExhaustiveTriesEveryDistinctThresholdOnce) {
           ms.push_back(valley(t));
         return ms;
       });
-  ASSERT_EQ(seen.size(), 33u);
-  for (int t = 1; t <= 33; ++t)
+  // 1..33, then the block strategy.
+  ASSERT_EQ(seen.size(), 34u);
+  for (int t = 1; t <= 34; ++t)
     EXPECT_EQ(seen[t - 1], t);
   EXPECT_EQ(r.best, 20);
   EXPECT_DOUBLE_EQ(r.bestMs, 1.0);
@@ -106,6 +108,42 @@ TEST(Search, TiesPickTheLowestThreshold) {
   };
   EXPECT_EQ(searchThreshold(SearchMode::kExhaustive, 8, twoMinima).best, 9);
   EXPECT_EQ(searchThreshold(SearchMode::kCoarseToFine, 8, twoMinima).best, 9);
+  // A launch without block sites runs 34 as plain atomics, as 33: the tie
+  // keeps 33.
+  auto plainBest = [](const std::vector<int> &ts) {
+    std::vector<double> ms;
+    for (int t : ts)
+      ms.push_back(t >= 33 ? 1.0 : 2.0);
+    return ms;
+  };
+  EXPECT_EQ(searchThreshold(SearchMode::kExhaustive, 8, plainBest).best, 33);
+  EXPECT_EQ(searchThreshold(SearchMode::kCoarseToFine, 8, plainBest).best, 33);
+}
+
+TEST(Search, TheBlockStrategyIsACandidateOfItsOwn) {
+  // The block strategy is fastest; the warp thresholds have their best at 6.
+  for (SearchMode mode : {SearchMode::kExhaustive, SearchMode::kCoarseToFine}) {
+    std::vector<int> seen;
+    SearchResult r = searchThreshold(mode, 8, [&](const std::vector<int> &ts) {
+      seen.insert(seen.end(), ts.begin(), ts.end());
+      std::vector<double> ms;
+      for (int t : ts)
+        ms.push_back(t == 34 ? 0.5 : 1.0 + std::abs(t - 6));
+      return ms;
+    });
+    EXPECT_EQ(r.best, 34);
+    EXPECT_DOUBLE_EQ(r.bestMs, 0.5);
+    for (int t : seen)
+      EXPECT_TRUE(t >= 1 && t <= 34) << t;
+    // Tried once, however the refinement goes.
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 34), 1);
+    if (mode == SearchMode::kCoarseToFine) {
+      // 1, 9, 17, 25, 33, 34, then halving around the fastest warp
+      // threshold (9, then 5, then 5 again: 7 ties), never around 34.
+      EXPECT_EQ(seen,
+                (std::vector<int>{1, 9, 17, 25, 33, 34, 5, 13, 3, 7, 4, 6}));
+    }
+  }
 }
 
 TEST(Search, CoarseToFineFindsEveryMinimumOfAValleyWithFewTrials) {
@@ -120,7 +158,7 @@ TEST(Search, CoarseToFineFindsEveryMinimumOfAValleyWithFewTrials) {
           return ms;
         });
     EXPECT_EQ(r.best, target) << "minimum at " << target;
-    EXPECT_LE(trials, 11u);
+    EXPECT_LE(trials, 12u);
     EXPECT_EQ(r.trials.size(), trials);
   }
 }
@@ -139,7 +177,7 @@ TEST(Autotuner, FirstCallTunesAndLeavesTheOutputsOfOneLaunch) {
   runner.output = 100;
   tuner.call(0, runner);
   EXPECT_EQ(runner.output, 101);
-  EXPECT_EQ(runner.launches, 33);
+  EXPECT_EQ(runner.launches, 34);
   EXPECT_EQ(runner.threshold, 20);
   // Every trial after the first is preceded by a restore.
   EXPECT_EQ(runner.log.rfind("save t1 L restore t2 L restore t3 L", 0), 0u)
@@ -147,7 +185,7 @@ TEST(Autotuner, FirstCallTunesAndLeavesTheOutputsOfOneLaunch) {
   TunerStats s = tuner.stats(0);
   EXPECT_EQ(s.tunings, 1);
   EXPECT_EQ(s.threshold, 20);
-  EXPECT_EQ(s.lastTrials.size(), 33u);
+  EXPECT_EQ(s.lastTrials.size(), 34u);
 }
 
 TEST(Autotuner, RetunesEveryIntervalCalls) {
@@ -155,9 +193,9 @@ TEST(Autotuner, RetunesEveryIntervalCalls) {
   FakeRunner runner(valley);
   for (int i = 0; i < 11; ++i)
     tuner.call(0, runner);
-  // Calls 1, 6 and 11 tune (33 launches each); the other 8 launch once.
+  // Calls 1, 6 and 11 tune (34 launches each); the other 8 launch once.
   EXPECT_EQ(tuner.stats(0).tunings, 3);
-  EXPECT_EQ(runner.launches, 3 * 33 + 8);
+  EXPECT_EQ(runner.launches, 3 * 34 + 8);
   EXPECT_EQ(runner.output, 11);
   EXPECT_EQ(tuner.stats(0).calls, 11);
 }
@@ -183,10 +221,10 @@ TEST(Autotuner, ReportsOverheadBeyondOneLaunch) {
   for (int i = 0; i < 2000; ++i)
     tuner.call(0, runner);
   TunerStats s = tuner.stats(0);
-  // 33 trials of 1 ms where one launch was due: 32 ms over 2000 ms of kernels.
-  EXPECT_DOUBLE_EQ(s.overheadMs, 32.0);
+  // 34 trials of 1 ms where one launch was due: 33 ms over 2000 ms of kernels.
+  EXPECT_DOUBLE_EQ(s.overheadMs, 33.0);
   EXPECT_DOUBLE_EQ(s.kernelMs, 2000.0);
-  EXPECT_NEAR(s.overheadFraction(), 0.016, 1e-12);
+  EXPECT_NEAR(s.overheadFraction(), 0.0165, 1e-12);
 
   TunerOptions coarse = exhaustive(2000);
   coarse.mode = SearchMode::kCoarseToFine;
@@ -209,6 +247,11 @@ TEST(Autotuner, ForcedThresholdNeverTunes) {
   tuner.force(-1);
   tuner.call(0, runner);
   EXPECT_EQ(runner.threshold, 20);
+  // The block strategy can be forced like any threshold.
+  tuner.force(kBlockStrategy);
+  runner.log.clear();
+  tuner.call(0, runner);
+  EXPECT_EQ(runner.log, "t34 L ");
 }
 
 TEST(Autotuner, DisabledLaunchesWithThresholdsAsTheyAre) {
@@ -269,6 +312,8 @@ TEST(Environment, ParsesAndRejects) {
   TunerOptions o = applyEnvironment(TunerOptions(), get);
   EXPECT_EQ(o.forcedThreshold, -1);
   EXPECT_TRUE(o.enabled);
+  env = {{"DISTWAR_THRESHOLD", "block"}};
+  EXPECT_EQ(applyEnvironment(TunerOptions(), get).forcedThreshold, 34);
   env = {{"DISTWAR_THRESHOLD", "33"},
          {"DISTWAR_AUTOTUNE", "0"},
          {"DISTWAR_AUTOTUNE_INTERVAL", "500"},
@@ -279,7 +324,7 @@ TEST(Environment, ParsesAndRejects) {
   EXPECT_EQ(o.retuneInterval, 500);
   EXPECT_EQ(o.mode, SearchMode::kCoarseToFine);
   for (auto bad : std::vector<std::pair<std::string, std::string>>{
-           {"DISTWAR_THRESHOLD", "34"},
+           {"DISTWAR_THRESHOLD", "35"},
            {"DISTWAR_THRESHOLD", "-1"},
            {"DISTWAR_THRESHOLD", "8x"},
            {"DISTWAR_AUTOTUNE", "yes"},
@@ -293,7 +338,9 @@ TEST(Environment, ParsesAndRejects) {
 
 TEST(Autotuner, RejectsOutOfRangeOptions) {
   Autotuner tuner;
-  EXPECT_THROW(tuner.force(34), std::out_of_range);
+  EXPECT_NO_THROW(tuner.force(34));
+  EXPECT_THROW(tuner.force(35), std::out_of_range);
+  EXPECT_THROW(tuner.force(-2), std::out_of_range);
   TunerOptions o;
   o.retuneInterval = 0;
   EXPECT_THROW(tuner.setOptions(o), std::out_of_range);
@@ -306,7 +353,7 @@ TEST(Autotuner, LocalRetunesSearchAroundTheThresholdInForce) {
   Autotuner tuner(o);
   FakeRunner runner([&](int t) { return 1.0 + std::abs(t - optimum); });
   tuner.call(0, runner);
-  EXPECT_EQ(tuner.stats(0).lastTrials.size(), 33u);
+  EXPECT_EQ(tuner.stats(0).lastTrials.size(), 34u);
   optimum = 23;
   for (int i = 0; i < 10; ++i)
     tuner.call(0, runner);
@@ -330,5 +377,54 @@ TEST(Search, RefineStaysInRange) {
   SearchResult low = refineThreshold(1, flat);
   EXPECT_EQ(low.trials.size(), 4u); // 1, 2, 3, 5
   EXPECT_EQ(low.best, 1);
-  EXPECT_EQ(refineThreshold(33, flat).trials.size(), 4u);
+  // 29, 31, 32, 33: never a step into the block strategy.
+  SearchResult high = refineThreshold(33, flat);
+  ASSERT_EQ(high.trials.size(), 4u);
+  EXPECT_EQ(high.trials.back().threshold, 33);
+}
+
+TEST(Search, RefineAtTheBlockStrategyTimesTheBestWarpNeighbourhood) {
+  auto flat = [](const std::vector<int> &ts) {
+    return std::vector<double>(ts.size(), 1.0);
+  };
+  std::vector<int> tried;
+  for (const Trial &t : refineThreshold(34, flat, 20).trials)
+    tried.push_back(t.threshold);
+  EXPECT_EQ(tried, (std::vector<int>{16, 18, 19, 20, 21, 22, 24, 34}));
+  // No warp threshold known: the block strategy alone.
+  SearchResult alone = refineThreshold(34, flat);
+  ASSERT_EQ(alone.trials.size(), 1u);
+  EXPECT_EQ(alone.best, 34);
+}
+
+TEST(Autotuner, LocalRetunesMoveBetweenTheStrategies) {
+  // The block strategy wins the first search; the warp thresholds are best
+  // at 10. Then the block strategy slows down (another scene): the local
+  // re-tune around 34 times the neighbourhood of 10 too, and moves there.
+  double blockMs = 0.5;
+  TunerOptions o = exhaustive(5);
+  o.localRetune = true;
+  Autotuner tuner(o);
+  FakeRunner runner([&](int t) {
+    return t == kBlockStrategy ? blockMs : 1.0 + 0.01 * std::abs(t - 10);
+  });
+  tuner.call(0, runner);
+  EXPECT_EQ(tuner.stats(0).threshold, kBlockStrategy);
+  blockMs = 2.0;
+  for (int i = 0; i < 5; ++i)
+    tuner.call(0, runner);
+  TunerStats s = tuner.stats(0);
+  EXPECT_EQ(s.tunings, 2);
+  std::vector<int> tried;
+  for (const Trial &t : s.lastTrials)
+    tried.push_back(t.threshold);
+  EXPECT_EQ(tried, (std::vector<int>{6, 8, 9, 10, 11, 12, 14, 34}));
+  EXPECT_EQ(s.threshold, 10);
+  // Back at a warp threshold, a re-tune steps among the warp thresholds.
+  for (int i = 0; i < 5; ++i)
+    tuner.call(0, runner);
+  s = tuner.stats(0);
+  EXPECT_EQ(s.tunings, 3);
+  EXPECT_EQ(s.lastTrials.size(), 7u);
+  EXPECT_EQ(s.threshold, 10);
 }
