@@ -54,6 +54,9 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
          << " sites=" << G.Sites.size();
       if (!G.Size.empty())
         OS << " slots=" << G.Size;
+      if (G.BlockNote != Reason::None)
+        OS << " [not block: " << reasonInfo(G.BlockNote).Code << " "
+           << reasonInfo(G.BlockNote).Name << "]";
       writeReason(OS, G.Why);
       OS << "\n";
     }
@@ -113,6 +116,11 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
             llvm::json::Object{{"code", reasonInfo(G.Note).Code},
                                {"name", reasonInfo(G.Note).Name},
                                {"message", reasonInfo(G.Note).Message}};
+      if (G.BlockNote != Reason::None)
+        O["block_note"] =
+            llvm::json::Object{{"code", reasonInfo(G.BlockNote).Code},
+                               {"name", reasonInfo(G.BlockNote).Name},
+                               {"message", reasonInfo(G.BlockNote).Message}};
       Groups.push_back(std::move(O));
     }
     llvm::json::Object File{{"file", F.File},

@@ -111,10 +111,13 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Why = Group.Why;
     Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
     if (Group.Why == Reason::None) {
-      Rec.Variant =
-          G < Decisions.size() ? variantName(Decisions[G].Kind) : "serial";
-      if (G < Decisions.size())
+      Rec.Variant = Group.Block            ? "block"
+                    : G < Decisions.size() ? variantName(Decisions[G].Kind)
+                                           : "serial";
+      if (G < Decisions.size()) {
         Rec.Note = Decisions[G].Note;
+        Rec.BlockNote = Decisions[G].BlockNote;
+      }
     }
     R.Groups.push_back(std::move(Rec));
   }

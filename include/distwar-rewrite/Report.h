@@ -29,6 +29,8 @@ struct GroupRecord {
   Verdict Why;                 ///< why unchanged, and where, as SiteRecord::Why
   /// Batched groups: why a faster variant was not used (None: none faster).
   Reason Note = Reason::None;
+  /// Serial groups of --variant=auto: why the block strategy was not used.
+  Reason BlockNote = Reason::None;
 };
 
 struct FileReport {

@@ -36,6 +36,12 @@ struct OutputLayout {
   /// its number and no #line directive is needed between lines.
   std::string FormatStyle = "file";
   std::string FallbackStyle = "llvm";
+  /// --variant=auto may give a serial group the block strategy (a table in
+  /// shared memory per thread block, GENERATED_CODE.md section 10;
+  /// --block-strategy=on). Off by default: the table is static shared
+  /// memory, which may lower the occupancy of a kernel with small blocks
+  /// even where the tuner then picks a warp reduction.
+  bool BlockStrategy = false;
 
   bool compact() const { return FormatStyle == "none"; }
 };

@@ -41,7 +41,69 @@ bool isCollectiveName(llvm::StringRef N) {
          N.starts_with("__nvvm_vote") || N.starts_with("__nvvm_match");
 }
 
+bool isBarrierName(llvm::StringRef N) {
+  return N.starts_with("__syncthreads") || N.starts_with("__barrier") ||
+         N.starts_with("__nvvm_bar") || N.starts_with("__nvvm_barrier");
+}
+
+/// Whether a call to \p FD needs no look inside: it computes, or adds
+/// atomically, and never waits for another thread.
+bool isLeafCallee(const FunctionDecl *FD, llvm::StringRef N) {
+  return N.starts_with("atomic") || N.starts_with("__nv_") ||
+         N.starts_with("__builtin_") || N.starts_with("__nvvm_") ||
+         isPureCallee(FD);
+}
+
+/// Whether \p S, or a function it calls (to depth 8; an unknown body
+/// counts), may synchronise threads: at a block barrier, and with
+/// \p WarpToo at a warp collective as well.
+template <bool WarpToo> bool maySync(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return false;
+  if (isa<AsmStmt>(S))
+    return true;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && isBuiltinOperatorCall(Op)) {
+    for (const Expr *Arg : Op->arguments())
+      if (maySync<WarpToo>(Arg, Depth))
+        return true;
+    return false;
+  }
+  auto CalleeMay = [&](const FunctionDecl *FD) {
+    const FunctionDecl *Def = nullptr;
+    return Depth > 8 || !FD->hasBody(Def) || !Def ||
+           maySync<WarpToo>(Def->getBody(), Depth + 1);
+  };
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD)
+      return true;
+    llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
+    if (isBarrierName(N) || (WarpToo && isCollectiveName(N)))
+      return true;
+    if (inCooperativeGroups(FD)) {
+      if (!isGroupAccessor(N) && !isLaneAccessor(N))
+        return true;
+    } else if (!isCollectiveName(N) && !isLeafCallee(FD, N) && CalleeMay(FD)) {
+      return true;
+    }
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXConstructorDecl *C = Construct->getConstructor();
+    if (!C->isTrivial() && !inCooperativeGroups(C) && CalleeMay(C))
+      return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (maySync<WarpToo>(Child, Depth))
+      return true;
+  return false;
+}
+
 } // namespace
+
+bool mayReachBlockBarrier(const Stmt *S, unsigned Depth) {
+  return maySync</*WarpToo=*/false>(S, Depth);
+}
 
 bool isBlockBarrier(const Stmt *S) {
   if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(S))
@@ -71,51 +133,7 @@ bool isBlockBarrier(const Stmt *S) {
 }
 
 bool mayBeCollective(const Stmt *S, unsigned Depth) {
-  if (!S)
-    return false;
-  if (isa<AsmStmt>(S))
-    return true;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-      Op && isBuiltinOperatorCall(Op)) {
-    for (const Expr *Arg : Op->arguments())
-      if (mayBeCollective(Arg, Depth))
-        return true;
-    return false;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD)
-      return true;
-    llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
-    if (isCollectiveName(N))
-      return true;
-    if (inCooperativeGroups(FD)) {
-      if (!isGroupAccessor(N) && !isLaneAccessor(N))
-        return true;
-    } else if (N.starts_with("atomic") || N.starts_with("__nv_") ||
-               N.starts_with("__builtin_") || N.starts_with("__nvvm_") ||
-               isPureCallee(FD)) {
-      // computes or adds atomically: no warp-level synchronisation
-    } else {
-      const FunctionDecl *Def = nullptr;
-      if (Depth > 8 || !FD->hasBody(Def) || !Def ||
-          mayBeCollective(Def->getBody(), Depth + 1)) {
-        return true;
-      }
-    }
-  }
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
-    const CXXConstructorDecl *C = Construct->getConstructor();
-    const FunctionDecl *Def = nullptr;
-    if (!C->isTrivial() && !inCooperativeGroups(C) &&
-        (Depth > 8 || !C->hasBody(Def) || !Def ||
-         mayBeCollective(Def->getBody(), Depth + 1)))
-      return true;
-  }
-  for (const Stmt *Child : S->children())
-    if (mayBeCollective(Child, Depth))
-      return true;
-  return false;
+  return maySync</*WarpToo=*/true>(S, Depth);
 }
 
 } // namespace distwar

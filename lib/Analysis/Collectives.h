@@ -30,6 +30,12 @@ bool mayBeCollective(const clang::Stmt *S, unsigned Depth = 0);
 /// True for a block-wide barrier statement (__syncthreads(), block.sync()).
 bool isBlockBarrier(const clang::Stmt *S);
 
+/// True when \p S, or a function it calls, may wait at a barrier of the
+/// block or the grid: __syncthreads and its kin, barrier intrinsics,
+/// cooperative-groups calls other than accessors, inline asm, and calls
+/// whose body is unknown. Warp collectives are not barriers of the block.
+bool mayReachBlockBarrier(const clang::Stmt *S, unsigned Depth = 0);
+
 } // namespace distwar
 
 #endif

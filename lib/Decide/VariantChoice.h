@@ -26,6 +26,9 @@ struct VariantDecision {
   /// For a batched group: why a faster variant was not used (None when the
   /// butterfly was chosen, or serial was asked for).
   Reason Note = Reason::None;
+  /// A serial group of --variant=auto: why the block strategy was not used
+  /// (None when it was, or was not considered).
+  Reason BlockNote = Reason::None;
   FlagPlan Flags; ///< butterfly only
 };
 

@@ -17,7 +17,10 @@ namespace {
 
 class Builder {
 public:
-  Builder(ASTContext &Ctx, const AtomicSite &S) : Ctx(Ctx), S(S) {}
+  /// \p KernelScope: the address is rebuilt at the kernel's start, where no
+  /// local of the body is visible (the block strategy's flush).
+  Builder(ASTContext &Ctx, const AtomicSite &S, bool KernelScope = false)
+      : Ctx(Ctx), S(S), KernelScope(KernelScope) {}
 
   /// Whether every variable of \p E outside [SkipBegin, SkipEnd) is visible
   /// and unchanged anywhere in the function: unwritten parameters, globals,
@@ -27,9 +30,9 @@ public:
     if (!E)
       return true;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (inKey(DRE->getBeginLoc()))
-        return true;
       const ValueDecl *D = DRE->getDecl();
+      if (inKey(DRE->getBeginLoc()) || (KeyDecl && D == KeyDecl))
+        return true;
       if (isa<EnumConstantDecl, FunctionDecl, NonTypeTemplateParmDecl>(D))
         return true;
       const auto *V = dyn_cast<VarDecl>(D);
@@ -38,7 +41,7 @@ public:
       if (AllowChannel && S.Channel && V == S.Channel->Var)
         return true;
       if (V->isConstexpr())
-        return true;
+        return !(KernelScope && V->isLocalVarDecl());
       // The issuing lane evaluates the address for the whole group: a
       // kernel's parameters are the same in every lane, a __device__
       // function's are not.
@@ -86,8 +89,12 @@ public:
 
   /// The site's address with its key replaced by \p KeyVar, or "".
   std::string address(llvm::StringRef KeyVar) {
-    if (S.Invocation || !S.Key || S.Call->getNumArgs() < 1)
+    if (!S.Key || S.Call->getNumArgs() < 1)
       return "";
+    // A macro site's tokens are spelled again only where the key is
+    // replaced by a parameter: the block strategy's addresses.
+    if (S.Invocation)
+      return KernelScope ? macroAddress(KeyVar) : "";
     const SourceManager &SM = Ctx.getSourceManager();
     const Expr *Addr = S.Call->getArg(0);
     SourceLocation KB = S.Key->getBeginLoc(), KE = S.Key->getEndLoc();
@@ -110,6 +117,42 @@ public:
         T.compare(B - A, E - B, K) != 0)
       return "";
     return T.substr(0, B - A) + KeyVar.str() + T.substr(E - A);
+  }
+
+  /// The address of a site written through a macro: the expanded tokens of
+  /// its first argument, every use of the key variable replaced by \p KeyVar
+  /// (the key must be a variable, so that a token names it), or "".
+  std::string macroAddress(llvm::StringRef KeyVar) {
+    const auto *KeyRef = dyn_cast<DeclRefExpr>(S.Key->IgnoreParenImpCasts());
+    if (!KeyRef || !isa<VarDecl>(KeyRef->getDecl()))
+      return "";
+    KeyDecl = KeyRef->getDecl();
+    if (!stable(S.Call->getArg(0), /*AllowChannel=*/true))
+      return "";
+    llvm::ArrayRef<std::string> Tokens = S.Invocation->Tokens;
+    std::string Name = KeyDecl->getName().str(), Out;
+    int Depth = 0;
+    for (size_t K = S.FirstArgToken; K < Tokens.size(); ++K) {
+      llvm::StringRef T = llvm::StringRef(Tokens[K]).trim(' ');
+      if (T == "(" || T == "[" || T == "{")
+        ++Depth;
+      if ((T == ")" || T == "]" || T == "}") && --Depth < 0)
+        break;
+      if (T == "," && Depth == 0)
+        break;
+      if (T.contains('#'))
+        return "";
+      bool Member = K > S.FirstArgToken &&
+                    llvm::is_contained({".", "->", "::"},
+                                       llvm::StringRef(Tokens[K - 1]).trim(' '));
+      bool Qualifier =
+          K + 1 < Tokens.size() && llvm::StringRef(Tokens[K + 1]).trim(' ') == "::";
+      bool Key = T == Name && !Member && !Qualifier && !KeyVar.empty();
+      // Each token keeps the space it had before it (none first).
+      std::string Space = K > S.FirstArgToken && Tokens[K][0] == ' ' ? " " : "";
+      Out += Space + (Key ? KeyVar.str() : T.str());
+    }
+    return Depth == 0 || Depth == -1 ? Out : "";
   }
 
   /// The conjunction of the `if` conditions between the site and \p G's
@@ -157,7 +200,9 @@ public:
 private:
   ASTContext &Ctx;
   const AtomicSite &S;
+  bool KernelScope;
   SourceLocation KeyBegin, KeyEnd;
+  const ValueDecl *KeyDecl = nullptr; ///< a macro site's key variable
 };
 
 } // namespace
@@ -167,10 +212,13 @@ std::optional<std::string> siteCondition(ASTContext &Ctx, const AtomicSite &S,
   return Builder(Ctx, S).condition(G);
 }
 
-std::optional<std::string>
-deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-                      const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
-                      llvm::StringRef KeyVar) {
+/// The statements of an addrOf lambda for \p G (one `if` per slot), each
+/// site's key replaced by \p KeyVar; nullopt when an address cannot be
+/// rebuilt (see deferredAddressLambda, blockAddressLambda).
+static std::optional<std::string>
+addressBranches(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
+                llvm::StringRef KeyVar, bool KernelScope) {
   const AtomicSite &First = Sites[G.Sites.front()];
   if (First.TypeText.empty() || Slots.size() != G.Sites.size())
     return std::nullopt;
@@ -182,10 +230,11 @@ deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     // would get the first site's primitive, so it keeps its address.
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
-    std::optional<std::string> Cond = siteCondition(Ctx, S, G);
+    std::optional<std::string> Cond =
+        Builder(Ctx, S, KernelScope).condition(G);
     if (!Cond)
       return std::nullopt;
-    std::string Addr = Builder(Ctx, S).address(KeyVar);
+    std::string Addr = Builder(Ctx, S, KernelScope).address(KeyVar);
     if (Addr.empty())
       return std::nullopt;
     std::string Ret =
@@ -205,8 +254,36 @@ deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       Body += " if (distwar_slot == " + Slot.Offset + ") " + Ret;
     }
   }
-  return "[&](int distwar_slot) -> " + First.TypeText + " * {" + Body +
-         " return nullptr; }";
+  return Body;
+}
+
+std::optional<std::string>
+deferredAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                      const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
+                      llvm::StringRef KeyVar) {
+  std::optional<std::string> Body =
+      addressBranches(Ctx, Sites, G, Slots, KeyVar, /*KernelScope=*/false);
+  if (!Body)
+    return std::nullopt;
+  return "[&](int distwar_slot) -> " + Sites[G.Sites.front()].TypeText +
+         " * {" + *Body + " return nullptr; }";
+}
+
+std::optional<std::string>
+blockAddressLambda(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                   const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots) {
+  const AtomicSite &First = Sites[G.Sites.front()];
+  if (!First.Key)
+    return std::nullopt;
+  std::optional<std::string> Body = addressBranches(
+      Ctx, Sites, G, Slots, "distwar_key", /*KernelScope=*/true);
+  if (!Body)
+    return std::nullopt;
+  std::string KeyType =
+      First.Key->getType().getCanonicalType().getUnqualifiedType().getAsString(
+          Ctx.getPrintingPolicy());
+  return "[&](" + KeyType + " distwar_key, int distwar_slot) -> " +
+         First.TypeText + " * {" + *Body + " return nullptr; }";
 }
 
 } // namespace distwar

@@ -37,6 +37,18 @@ deferredAddressLambda(clang::ASTContext &Ctx,
                       llvm::ArrayRef<DeferredSlot> Slots,
                       llvm::StringRef KeyVar);
 
+/// `[&](K distwar_key, int distwar_slot) -> T * { ... }` for group \p G: its
+/// addresses rebuilt from a key given as a parameter, where the kernel's
+/// body begins (the block strategy's flush runs after the body). Stricter
+/// than deferredAddressLambda: no local of the body (a constexpr one
+/// neither) may appear; a site written through a macro may, when its key is
+/// a variable (its expanded tokens are spelled, the key's replaced).
+/// nullopt when an address cannot be rebuilt there.
+std::optional<std::string>
+blockAddressLambda(clang::ASTContext &Ctx,
+                   const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                   llvm::ArrayRef<DeferredSlot> Slots);
+
 /// The conjunction of the `if` conditions between site \p S and \p G's scope
 /// as source text: "" when the site runs whenever the statement of the scope
 /// that holds it does (only blocks, expressions and the site's channel loop,

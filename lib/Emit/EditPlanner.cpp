@@ -3,6 +3,7 @@
 #include "Emit/EditPlanner.h"
 #include "Analysis/AstQueries.h"
 #include "Analysis/EditPoints.h"
+#include "Decide/BlockScope.h"
 #include "Decide/VariantChoice.h"
 #include "Emit/BatchType.h"
 #include "Emit/CursorEdits.h"
@@ -43,10 +44,11 @@ class Planner {
 public:
   Planner(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
           llvm::StringRef FilePath, const EditableHeaders *Headers,
-          const OutputLayout &Layout)
+          const OutputLayout &Layout, bool BlockAllowed)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), FilePath(FilePath),
         Headers(Headers), Table(siteTableName(FilePath)),
-        Edits(Ctx, FilePath, Headers, Layout), Where(Ctx, Sites) {}
+        Edits(Ctx, FilePath, Headers, Layout), Where(Ctx, Sites),
+        BlockAllowed(BlockAllowed) {}
 
   /// The file that holds \p G's function: the main file or a header.
   FileID fileOf(const SiteGroup &G) const { return Where.fileOf(G); }
@@ -67,8 +69,8 @@ public:
   EditList &edits() { return Edits; }
 
   /// The group's edits; fills the slot and size texts.
-  void plan(const SiteGroup &G, unsigned K, unsigned TableIndex,
-            PlannedEdits &Out, const VariantDecision *D) {
+  void plan(SiteGroup &G, unsigned K, unsigned TableIndex, PlannedEdits &Out,
+            VariantDecision *D) {
     Table = tableOf(fileOf(G));
     std::string Batch = "distwar_batch" + std::to_string(K);
     std::string Size = planSlots(G, Batch, Out);
@@ -76,6 +78,15 @@ public:
     if (D && D->Kind != GroupVariant::Serial) {
       planButterfly(G, K, TableIndex, Size, *D);
       return;
+    }
+    if (BlockAllowed) {
+      Verdict Why = blockReason(G, Size);
+      if (Why == Reason::None) {
+        planBlock(G, K, TableIndex, Size, Batch);
+        return;
+      }
+      if (D)
+        D->BlockNote = Why;
     }
     std::optional<std::string> AddrOf = deferredAddresses(G, "");
     Edits.add(Where.statementBegin(G.First), 0,
@@ -87,6 +98,20 @@ public:
                   threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "") +
                   ");",
               RankReduce);
+  }
+
+  /// The wrapper of every kernel that holds block groups: the tables, their
+  /// clearing and their address lambdas before the body, which runs as a
+  /// lambda (so that a thread that returns still reaches the flush), and
+  /// the flushes after it (GENERATED_CODE.md, section 10).
+  void planBlockScopes() {
+    for (auto &[Kernel, Scope] : BlockScopes) {
+      const auto *Body = cast<CompoundStmt>(Kernel->getBody());
+      Edits.add(Body->getLBracLoc().getLocWithOffset(1), 0,
+                Scope.Head + " [&] {", RankPrologue);
+      Edits.add(Body->getRBracLoc(), 0, "}();" + Scope.Tail + " ",
+                RankReduce);
+    }
   }
 
   void planFloor(llvm::ArrayRef<size_t> Floored) {
@@ -383,6 +408,81 @@ private:
       Edits.add(F.Body->getRBracLoc(), 0, "} ", RankReduce);
   }
 
+  /// Why \p G (serial, its slots planned) may not use the block strategy,
+  /// or None; the address lambda is then in BlockLambda.
+  Verdict blockReason(const SiteGroup &G, const std::string &Size) {
+    if (Reason R = blockGroupReason(Sites, G, Size); R != Reason::None)
+      return R;
+    auto [It, New] = KernelVerdicts.try_emplace(G.Function);
+    if (New)
+      It->second = blockScopeReason(G.Function);
+    if (It->second != Reason::None)
+      return It->second;
+    if (auto Scope = BlockScopes.find(G.Function);
+        Scope != BlockScopes.end() && Scope->second.Tables == kMaxBlockTables)
+      return Reason::BlockTablesFull;
+    if (Verdict Why = blockDeferralReason(Sites, G); Why != Reason::None)
+      return Why;
+    const auto *Body = cast<CompoundStmt>(G.Function->getBody());
+    FileID File = fileOf(G);
+    if (!Body->getLBracLoc().isFileID() || !Body->getRBracLoc().isFileID() ||
+        SM.getFileID(Body->getLBracLoc()) != File ||
+        SM.getFileID(Body->getRBracLoc()) != File)
+      return Reason::MacroExpansion;
+    std::optional<std::string> Lambda =
+        blockAddressLambda(Ctx, Sites, G, Slots);
+    if (!Lambda)
+      return Reason::BlockAddress;
+    BlockLambda = std::move(*Lambda);
+    return Reason::None;
+  }
+
+
+
+  /// A block group: values-only batch, reduceBlock with the kernel's table
+  /// and address lambda, declared in the kernel's wrapper.
+  void planBlock(SiteGroup &G, unsigned K, unsigned TableIndex,
+                 const std::string &Size, const std::string &Batch) {
+    const AtomicSite &First = Sites[G.Sites.front()];
+    BlockScope &Scope = BlockScopes[G.Function];
+    std::string Suffix = std::to_string(K);
+    std::string SlotsName = "distwar_slots" + Suffix;
+    std::string ModeName = "distwar_mode" + Suffix;
+    std::string AddrName = "distwar_addr" + Suffix;
+    // The site's value is read once: the table's clearing, every reduction
+    // and the flush must agree on whether the table is used.
+    Scope.Head += " __shared__ ::distwar::BlockSlots<" + First.TypeText +
+                  ", " + Size + "> " + SlotsName +
+                  "; const ::distwar::UniformThreshold " + ModeName + " = " +
+                  threshold(TableIndex) + "; ::distwar::blockBegin(" +
+                  SlotsName + ", " + ModeName + "); auto " + AddrName +
+                  " = " + BlockLambda + ";";
+    Scope.Tail += " ::distwar::blockEnd(" + SlotsName + ", " + ModeName +
+                  ", " + AddrName + ");";
+    ++Scope.Tables;
+    Edits.add(Where.statementBegin(G.First), 0,
+              batchTypeOf(G, /*Deferred=*/true, Size) + " " + Batch + "; ",
+              RankBatch);
+    Edits.add(Where.afterStatement(G.Last), 0,
+              " ::distwar::reduceBlock(" + SlotsName + ", " + Batch + ", " +
+                  First.KeyText + ", " + ModeName + ", " + AddrName + ");",
+              RankReduce);
+    G.Block = true;
+  }
+
+  /// What the wrapper of one kernel declares before its body and runs
+  /// after it.
+  struct BlockScope {
+    std::string Head, Tail;
+    unsigned Tables = 0;
+  };
+  /// Tables a kernel gets: each at most the runtime's kBlockSlotsBudget
+  /// (16 KB), within the 48 KB of static shared memory a block may have.
+  static constexpr unsigned kMaxBlockTables = 2;
+  std::map<const FunctionDecl *, BlockScope> BlockScopes;
+  std::map<const FunctionDecl *, Verdict> KernelVerdicts;
+  std::string BlockLambda;
+
   /// The current group's slots (plan() fills them) and its addrOf lambda.
   std::vector<DeferredSlot> Slots;
   std::optional<std::string> deferredAddresses(const SiteGroup &G,
@@ -408,6 +508,7 @@ private:
   /// The live flag of each loop body whose groups share one.
   std::map<const CompoundStmt *, std::string> LiveNames;
   EditPoints Where;
+  bool BlockAllowed;
 };
 
 } // namespace
@@ -449,6 +550,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
       Loops.insert({Groups[I].Function, Loop});
   for (auto [Function, Loop] : Loops)
     P.planCursors(Function, Loop);
+  P.planBlockScopes();
   for (auto &[File, FileNames] : Names)
     P.prologue(File, FileNames);
 }
@@ -462,7 +564,8 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   PlannedEdits Out;
   Out.SlotTexts.resize(Sites.size());
   Out.SizeTexts.resize(Groups.size());
-  Planner P(Ctx, Sites, FilePath, Headers, Layout);
+  Planner P(Ctx, Sites, FilePath, Headers, Layout,
+            V == Variant::Auto && Layout.BlockStrategy);
   const SourceManager &SM = Ctx.getSourceManager();
   if (V == Variant::Floor) {
     std::vector<size_t> Floored;

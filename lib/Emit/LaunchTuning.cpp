@@ -35,6 +35,7 @@ namespace {
 struct SiteRef {
   std::string Table;
   std::string Name;
+  bool Block = false; ///< the launch may tune it to the block strategy
   bool operator==(const SiteRef &O) const {
     return Table == O.Table && Name == O.Name;
   }
@@ -66,7 +67,7 @@ public:
         Table = siteTableIdentifier(It->second);
       else
         continue;
-      Own[patternOf(G.Function)].push_back({Table, G.Name});
+      Own[patternOf(G.Function)].push_back({Table, G.Name, G.Block});
     }
   }
 
@@ -244,7 +245,7 @@ llvm::Expected<unsigned> planLaunchTuning(ASTContext &Ctx,
     std::string Refs;
     for (const SiteRef &S : L.Sites)
       Refs += (Refs.empty() ? "{&" : ", {&") + S.Table + ", \"" +
-              escaped(S.Name) + "\"}";
+              escaped(S.Name) + "\"" + (S.Block ? ", true}" : "}");
     std::string Before = "{ static ::distwar::LaunchTuner " + Tuner + "(\"" +
                          escaped(L.Kernel) + "\", {" + Refs +
                          "}); ::distwar::LaunchTicket " + Ticket + " = " +

@@ -38,6 +38,9 @@ struct SiteGroup {
   /// Why the group is left alone (None: batched), and where that is.
   Verdict Why;
   std::string Name; ///< "<function>#k" once batched
+  /// Batched with the block strategy (a table in shared memory for the
+  /// whole thread block, chosen at run time among block, warp and plain).
+  bool Block = false;
 };
 
 /// Whether site \p S lies under one of \p G's LaneIfs.

@@ -13,6 +13,7 @@ template <> struct llvm::yaml::MappingTraits<distwar::ConfigSettings> {
   static void mapping(IO &IO, distwar::ConfigSettings &Keys) {
     IO.mapOptional("Variant", Keys.Variant);
     IO.mapOptional("FormatStyle", Keys.FormatStyle);
+    IO.mapOptional("BlockStrategy", Keys.BlockStrategy);
     IO.mapOptional("EditHeaders", Keys.EditHeaders);
     IO.mapOptional("ExtraArgs", Keys.ExtraArgs);
   }

@@ -6,6 +6,7 @@
 //
 //   Variant: serial           # as --variant
 //   FormatStyle: none         # as --format-style
+//   BlockStrategy: off        # as --block-strategy
 //   EditHeaders: [include]    # as --edit-headers, relative to the file
 //   ExtraArgs: [-DFAST=1]     # appended to every input's compiler flags
 //
@@ -26,6 +27,7 @@ namespace distwar {
 struct ConfigSettings {
   std::optional<std::string> Variant;
   std::optional<std::string> FormatStyle;
+  std::optional<std::string> BlockStrategy;
   std::vector<std::string> EditHeaders; ///< absolute once read
   std::vector<std::string> ExtraArgs;
 };

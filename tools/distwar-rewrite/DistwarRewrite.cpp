@@ -89,6 +89,13 @@ static cl::opt<std::string> FormatStyle(
              "line of yours at its number. none: the compact form, inserted "
              "code on the lines it joins, no line moved"),
     cl::init("file"), cl::value_desc("file|<style>|none"), cl::cat(Category));
+static cl::opt<std::string> BlockStrategy(
+    "block-strategy",
+    cl::desc("on: --variant=auto may give a group whose key differs per lane "
+             "a table in shared memory for the whole thread block, chosen "
+             "at run time among block, warp and plain atomics; off (the "
+             "default): every reduction stays within a warp"),
+    cl::init("off"), cl::value_desc("on|off"), cl::cat(Category));
 static cl::opt<std::string> FallbackStyle(
     "fallback-style",
     cl::desc("The clang-format style when --format-style=file finds no "
@@ -289,6 +296,8 @@ static std::string optionError(size_t Inputs) {
   if (!HeaderOutputDir.empty() && InPlace)
     return "--header-output-dir and -i exclude each other (-i edits headers "
            "in place)";
+  if (BlockStrategy != "on" && BlockStrategy != "off")
+    return "--block-strategy takes on or off, not '" + BlockStrategy + "'";
   if (!parseVariant(VariantOpt))
     return "--variant takes auto, butterfly, serial or floor, not '" +
            VariantOpt + "'";
@@ -432,6 +441,7 @@ static OutputLayout outputLayout() {
   Layout.Names = InPlace ? LineFileNames::Omitted : LineFileNames::Absolute;
   Layout.FormatStyle = FormatStyle;
   Layout.FallbackStyle = FallbackStyle;
+  Layout.BlockStrategy = BlockStrategy == "on";
   return Layout;
 }
 
@@ -581,10 +591,13 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
       EditHeaders.push_back(H);
   if (Settings.FormatStyle && !FormatStyle.getNumOccurrences())
     FormatStyle = *Settings.FormatStyle;
+  if (Settings.BlockStrategy && !BlockStrategy.getNumOccurrences())
+    BlockStrategy = *Settings.BlockStrategy;
   ConfigArgs = Settings.ExtraArgs;
   // What is in effect, for --dump-config.
   Settings.Variant = VariantOpt;
   Settings.FormatStyle = FormatStyle;
+  Settings.BlockStrategy = BlockStrategy;
   Settings.EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
   return Config;
 }
