@@ -50,12 +50,19 @@ foreach(variant IN LISTS DISTWAR_DIFFTEST_VARIANTS)
     set_property(TARGET ${DIFFTEST_SET}_${variant} PROPERTY CUDA_COMPILER_LAUNCHER
                  "${DISTWAR_DIFFTEST_DIR}/compile_or_stub.sh")
   endif()
+  # The tester checks every rewrite path: auto with the block strategy too
+  # (run at site value 34 by the worker).
+  set(tool_args "")
+  if(variant STREQUAL "auto")
+    set(tool_args TOOL_ARGS --block-strategy=on)
+  endif()
   if(DIFFTEST_PREGENERATED)
-    distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${variant})
+    distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${variant}
+      ${tool_args})
   else()
     set(report "${CMAKE_CURRENT_BINARY_DIR}/${DIFFTEST_SET}_${variant}.report.json")
     distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${variant}
-      REPORT "${report}")
+      REPORT "${report}" ${tool_args})
     list(APPEND reports "${variant}=${report}")
   endif()
   list(APPEND built ${variant})

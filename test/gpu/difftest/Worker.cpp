@@ -3,8 +3,9 @@
 // For each kernel and launch shape: fresh random inputs from (seed, kernel
 // index, shape); the plain build twice (the reference and its run-to-run
 // spread), the count build once (terms per element, Compare.h), then every
-// rewritten variant at site threshold 0 and at one other threshold, each
-// run from the same start state (atomic outputs random and >= 0, plain
+// rewritten variant at site threshold 0 and at one other threshold, the
+// auto variant also at the block strategy (34), each run from the same start
+// state (atomic outputs random and >= 0, plain
 // outputs poisoned). Kernels with nullable outputs also run once with them
 // null.
 //
@@ -18,6 +19,7 @@
 #include "../runtime/GpuCheck.h"
 
 #include <distwar/sites.h>
+#include <distwar/threshold_values.h>
 
 #include <cstdio>
 #include <cstring>
@@ -46,8 +48,8 @@ const Shape kShapes[] = {{48, 9, 19}, {100, 5, 37}, {256, 5, 0}, {256, 6, 37}};
 const Shape kSmallShape = {100, 3, 37};
 
 // Thresholds besides 0 (always reduce): one per kernel and shape; 33 never
-// reduces (distwar::kNeverReduce, reduce.cuh, a device header).
-const int kOtherThresholds[] = {1, 8, 16, 31, 32, 33};
+// reduces (distwar::kNeverReduce).
+const int kOtherThresholds[] = {1, 8, 16, 31, 32, distwar::kNeverReduce};
 
 template <typename T> T *deviceAlloc(size_t bytes) {
   void *p = nullptr;
@@ -288,6 +290,10 @@ bool checkKernel(const KernelSpec &k, const Options &o,
         std::vector<int> thresholds = {0};
         if (!o.small)
           thresholds.push_back(other);
+        // Only auto output has block tables (serial and butterfly read 34
+        // as plain atomics).
+        if (std::strcmp(kVariants[v].name, "auto") == 0)
+          thresholds.push_back(distwar::kBlockStrategy);
         for (int t : thresholds) {
           distwar::setAllSiteThresholds(t);
           if (uncompiled.count(v))

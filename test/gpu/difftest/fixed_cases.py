@@ -3,7 +3,9 @@ of the team's repros (../shared/repros: r1, r1b, d1-d6), in the harness's
 calling convention, and of rewrite paths the generator does not reach (j1,
 j2: one butterfly joined across per-lane continues; j3: an offset added
 after the key; j4: tensor-accessor elements keyed by their address; j5: pointers
-passed whole). Each of r1-d6 was
+passed whole; j6, j7: the block strategy, which needs `__restrict__` inputs
+and which the generated kernels, reading a plain `const float *thr`, never
+get). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -264,6 +266,49 @@ CASES = [
       "    sq += v * v;",
       "  }",
       "  atomicAdd(loss, sq);"]),
+    # j6: the block strategy: a pixel's k-th primitive, pixels outside the
+    # image returning first, a field under a per-lane test (lane-set), one
+    # under a grid-uniform test, an int counter (a second table).
+    ("j6", ["block", "key-lane", "lane-cond-field", "cond-field", "int"], [],
+     grads("ga", "gb", "gc") + [
+      ("int *gn", "atomic", "int", "DT_KEYS"),
+      ("const int *__restrict__ ids", "in", "a.in.ids"),
+      ("const float *__restrict__ x", "in", "a.in.x"),
+      ("const float *__restrict__ thr", "in", "a.in.thr"),
+      N, ("int npix", "in", "a.in.npix")],
+     ["  if (tid >= npix)",
+      "    return;",
+      "  const float t = thr[tid];",
+      "  for (int j = 0; j < n; j++) {",
+      "    const int id = ids[(tid + j) % DT_IDS];",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    atomicAdd(&ga[id], v);",
+      "    if (v > t)",
+      "      atomicAdd(&gb[id], v * t);",
+      "    if (n > 2)",
+      "      atomicAdd(&gc[id], 0.5f * v);",
+      "    atomicAdd(&gn[id], 1);",
+      "  }"]),
+    # j7: the block strategy with an unsigned key shared by quarter-warps, a
+    # channel loop, and a third group after two tables (it stays serial).
+    ("j7", ["block", "key-mixed", "channel"], [],
+     [("float *gp", "atomic", "float", "DT_KEYS * 3")] +
+     grads("ga", "gb") + [
+      ("const int *__restrict__ ids", "in", "a.in.ids"),
+      ("const float *__restrict__ x", "in", "a.in.x"), N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const unsigned id =",
+      "        (unsigned)ids[(j + (int)(threadIdx.x % 32) / 8) % DT_IDS];",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    for (int c = 0; c < 3; c++)",
+      "      atomicAdd(&gp[id * 3 + c], v * (c + 1));",
+      "    const int k = (id + 1) % DT_KEYS;",
+      "    atomicAdd(&ga[k], v);",
+      "    atomicAdd(&ga[(k + 1) % DT_KEYS], -v);",
+      "    const int m = (id + 2) % DT_KEYS;",
+      "    atomicAdd(&gb[m], 2.f * v);",
+      "    atomicAdd(&gb[(m + 3) % DT_KEYS], v);",
+      "  }"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],

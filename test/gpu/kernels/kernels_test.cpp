@@ -12,6 +12,10 @@
 #include "gaussians_tool_inputs.h"
 #include "kernel_variants.h"
 #include "spheres_reference.h"
+#if defined(DWK_HAVE_RUNTIME)
+#include <distwar/sites.h>
+#include <distwar/threshold_values.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -146,17 +150,30 @@ GaussianGrads runGaussianBackward(GaussianDeviceScene &d,
 }
 
 // The hand-written variants are checked at these thresholds of their own
-// (always reduce, mixed, never reduce); the rest once at the thresholds in
-// force (the site tables start at 0).
+// (always reduce, mixed, never reduce); the rewritten ones at the thresholds
+// in force (the site tables start at 0: warp reductions) and at the block
+// strategy (34: block tables where the tool made them, plain elsewhere).
 std::vector<int> thresholdsToCheck(const BackwardVariant &v) {
   if (v.handWritten())
     return {0, 12, 33};
+#if defined(DWK_HAVE_RUNTIME)
+  if (v.rewritten() && !v.is("floor"))
+    return {-1, distwar::kBlockStrategy};
+#endif
   return {-1};
 }
 
+// Sets threshold t (-1: the one in force) for what follows; every rewritten
+// variant returns to 0 (the tables' start) with -1.
 std::string withThreshold(const BackwardVariant &v, int t) {
-  if (t >= 0)
-    v.setOwnThreshold(t);
+  if (v.setOwnThreshold) {
+    if (t >= 0)
+      v.setOwnThreshold(t);
+  } else {
+#if defined(DWK_HAVE_RUNTIME)
+    distwar::setAllSiteThresholds(t >= 0 ? t : 0);
+#endif
+  }
   return t >= 0 ? std::string(v.name) + " thr " + std::to_string(t)
                 : std::string(v.name);
 }
