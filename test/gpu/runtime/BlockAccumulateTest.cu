@@ -18,6 +18,9 @@
 
 namespace {
 
+using gpucheck::download;
+using gpucheck::upload;
+
 constexpr int kFields = 3;
 constexpr int kIters = 6;
 
@@ -72,23 +75,6 @@ uint64_t nextRandom(uint64_t &s) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
-}
-
-template <typename T> T *upload(const std::vector<T> &v) {
-  T *d = nullptr;
-  gpucheck::require(cudaMalloc(&d, v.size() * sizeof(T)), "cudaMalloc");
-  gpucheck::require(
-      cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
-      "upload");
-  return d;
-}
-
-template <typename T> std::vector<T> download(const T *d, size_t n) {
-  std::vector<T> v(n);
-  gpucheck::require(
-      cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost),
-      "download");
-  return v;
 }
 
 struct Case {

@@ -41,6 +41,9 @@
 
 namespace {
 
+using gpucheck::download;
+using gpucheck::upload;
+
 constexpr int kIters = 6;
 constexpr int kRows = 64;
 
@@ -257,23 +260,6 @@ struct Case {
   int pattern;
   double skip; // share of lane iterations that do not call
 };
-
-template <typename T> T *upload(const std::vector<T> &v) {
-  T *d = nullptr;
-  gpucheck::require(cudaMalloc(&d, v.size() * sizeof(T)), "cudaMalloc");
-  gpucheck::require(
-      cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
-      "upload");
-  return d;
-}
-
-template <typename T> std::vector<T> download(const T *d, size_t n) {
-  std::vector<T> v(n);
-  gpucheck::require(
-      cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost),
-      "download");
-  return v;
-}
 
 /// The CPU's sums of what the lanes add, per (row, field), and the sums of
 /// their magnitudes.

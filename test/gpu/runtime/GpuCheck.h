@@ -35,6 +35,23 @@ inline void require(cudaError_t err, const char *what) {
   }
 }
 
+/// A new device copy of \p v (cudaMalloc; the caller frees it).
+template <typename T> T *upload(const std::vector<T> &v) {
+  T *d = nullptr;
+  require(cudaMalloc(&d, v.size() * sizeof(T)), "cudaMalloc");
+  require(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
+          "upload");
+  return d;
+}
+
+/// The \p n elements at \p d, on the host.
+template <typename T> std::vector<T> download(const T *d, size_t n) {
+  std::vector<T> v(n);
+  require(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost),
+          "download");
+  return v;
+}
+
 /// Waits for the device with a deadline; a hang is a failure of the test, so
 /// report it and leave (the stuck kernel cannot be cancelled).
 inline void waitOrDie(const std::string &what, double seconds = 20.0) {
