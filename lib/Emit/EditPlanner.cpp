@@ -80,9 +80,10 @@ public:
       return;
     }
     if (BlockAllowed) {
-      Verdict Why = blockReason(G, Size);
+      std::string AddrOf;
+      Verdict Why = blockReason(G, Size, AddrOf);
       if (Why == Reason::None) {
-        planBlock(G, K, TableIndex, Size, Batch);
+        planBlock(G, K, TableIndex, Size, Batch, AddrOf);
         return;
       }
       if (D)
@@ -409,8 +410,9 @@ private:
   }
 
   /// Why \p G (serial, its slots planned) may not use the block strategy,
-  /// or None; the address lambda is then in BlockLambda.
-  Verdict blockReason(const SiteGroup &G, const std::string &Size) {
+  /// or None with its address lambda in \p AddrOf.
+  Verdict blockReason(const SiteGroup &G, const std::string &Size,
+                      std::string &AddrOf) {
     if (Reason R = blockGroupReason(Sites, G, Size); R != Reason::None)
       return R;
     auto [It, New] = KernelVerdicts.try_emplace(G.Function);
@@ -433,16 +435,15 @@ private:
         blockAddressLambda(Ctx, Sites, G, Slots);
     if (!Lambda)
       return Reason::BlockAddress;
-    BlockLambda = std::move(*Lambda);
+    AddrOf = std::move(*Lambda);
     return Reason::None;
   }
-
-
 
   /// A block group: values-only batch, reduceBlock with the kernel's table
   /// and address lambda, declared in the kernel's wrapper.
   void planBlock(SiteGroup &G, unsigned K, unsigned TableIndex,
-                 const std::string &Size, const std::string &Batch) {
+                 const std::string &Size, const std::string &Batch,
+                 const std::string &AddrOf) {
     const AtomicSite &First = Sites[G.Sites.front()];
     BlockScope &Scope = BlockScopes[G.Function];
     std::string Suffix = std::to_string(K);
@@ -456,7 +457,7 @@ private:
                   "; const ::distwar::UniformThreshold " + ModeName + " = " +
                   threshold(TableIndex) + "; ::distwar::blockBegin(" +
                   SlotsName + ", " + ModeName + "); auto " + AddrName +
-                  " = " + BlockLambda + ";";
+                  " = " + AddrOf + ";";
     Scope.Tail += " ::distwar::blockEnd(" + SlotsName + ", " + ModeName +
                   ", " + AddrName + ");";
     ++Scope.Tables;
@@ -481,7 +482,6 @@ private:
   static constexpr unsigned kMaxBlockTables = 2;
   std::map<const FunctionDecl *, BlockScope> BlockScopes;
   std::map<const FunctionDecl *, Verdict> KernelVerdicts;
-  std::string BlockLambda;
 
   /// The current group's slots (plan() fills them) and its addrOf lambda.
   std::vector<DeferredSlot> Slots;
