@@ -142,11 +142,12 @@ public:
         break;
       if (T.contains('#'))
         return "";
-      bool Member = K > S.FirstArgToken &&
-                    llvm::is_contained({".", "->", "::"},
-                                       llvm::StringRef(Tokens[K - 1]).trim(' '));
-      bool Qualifier =
-          K + 1 < Tokens.size() && llvm::StringRef(Tokens[K + 1]).trim(' ') == "::";
+      bool Member =
+          K > S.FirstArgToken &&
+          llvm::is_contained({".", "->", "::"},
+                             llvm::StringRef(Tokens[K - 1]).trim(' '));
+      bool Qualifier = K + 1 < Tokens.size() &&
+                       llvm::StringRef(Tokens[K + 1]).trim(' ') == "::";
       bool Key = T == Name && !Member && !Qualifier && !KeyVar.empty();
       // Each token keeps the space it had before it (none first).
       std::string Space = K > S.FirstArgToken && Tokens[K][0] == ' ' ? " " : "";
@@ -230,17 +231,15 @@ addressBranches(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     // would get the first site's primitive, so it keeps its address.
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
-    std::optional<std::string> Cond =
-        Builder(Ctx, S, KernelScope).condition(G);
+    std::optional<std::string> Cond = Builder(Ctx, S, KernelScope).condition(G);
     if (!Cond)
       return std::nullopt;
     std::string Addr = Builder(Ctx, S, KernelScope).address(KeyVar);
     if (Addr.empty())
       return std::nullopt;
-    std::string Ret =
-        Cond->empty() ? "return " + Addr + ";"
-                      : "return " + parenthesized(*Cond) + " ? " +
-                            parenthesized(Addr) + " : nullptr;";
+    std::string Ret = Cond->empty() ? "return " + Addr + ";"
+                                    : "return " + parenthesized(*Cond) + " ? " +
+                                          parenthesized(Addr) + " : nullptr;";
     if (!Slot.Extent.empty()) {
       const VarDecl *V = S.Channel->Var;
       std::string Type = V->getType().getUnqualifiedType().getAsString(
