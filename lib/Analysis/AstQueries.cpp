@@ -2,6 +2,7 @@
 
 #include "Analysis/AstQueries.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -96,6 +97,18 @@ const VarDecl *loopVariable(const ForStmt *F) {
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+const Stmt *loopBody(const Stmt *S) {
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return For->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    return Range->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return Do->getBody();
   return nullptr;
 }
 

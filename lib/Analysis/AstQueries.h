@@ -43,6 +43,10 @@ std::optional<CountingLoop> matchCountingLoop(const clang::ForStmt *F);
 /// The variable a `for` loop's init declares or assigns, or null.
 const clang::VarDecl *loopVariable(const clang::ForStmt *F);
 
+/// The body of a `for`, range `for`, `while` or `do` loop; null when \p S is
+/// not a loop.
+const clang::Stmt *loopBody(const clang::Stmt *S);
+
 /// True when \p E names \p V (through parentheses and implicit casts).
 bool refersTo(const clang::Expr *E, const clang::VarDecl *V);
 

@@ -46,6 +46,18 @@ SourceLocation EditPoints::afterStatement(const Stmt *S) const {
   return Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
 }
 
+SourceLocation EditPoints::scopeBegin(const Stmt *Scope) const {
+  if (const auto *Block = dyn_cast<CompoundStmt>(Scope))
+    return Block->getLBracLoc().getLocWithOffset(1);
+  return statementBegin(scopeStatements(Scope).front());
+}
+
+SourceLocation EditPoints::scopeEnd(const Stmt *Scope) const {
+  if (const auto *Block = dyn_cast<CompoundStmt>(Scope))
+    return Block->getRBracLoc();
+  return afterStatement(scopeStatements(Scope).back());
+}
+
 std::optional<std::vector<std::pair<unsigned, unsigned>>>
 EditPoints::conditionalBlocks(SourceLocation Begin, SourceLocation End,
                               unsigned *Unpaired) const {

@@ -45,6 +45,13 @@ public:
   /// the invocation is replaced whole (then its end counts).
   clang::SourceLocation afterStatement(const clang::Stmt *S) const;
 
+  /// Where text goes at the start and at the end of scope \p Scope's
+  /// statements (SiteGroup::Scope): just inside a block's braces, or just
+  /// before and after a loop body without braces (inside the braces that
+  /// the rewrite adds there).
+  clang::SourceLocation scopeBegin(const clang::Stmt *Scope) const;
+  clang::SourceLocation scopeEnd(const clang::Stmt *Scope) const;
+
   /// The outermost #if ... #endif blocks in [Begin, End) as offsets of
   /// their first and past their last directive line, or nullopt when a
   /// directive there has no partner inside the range (then \p Unpaired,

@@ -27,8 +27,8 @@ namespace {
 /// branches, else-if chains) may lie. The conditions stay where they are and
 /// are evaluated once, as before; only the group's atomics move, to just
 /// after the holder.
-Reason holderOfScope(const CompoundStmt *Scope, const CompoundStmt *Body,
-                     UniformityAnalysis &U, const Stmt *&Holder) {
+Reason holderOfScope(const Stmt *Scope, const Stmt *Body, UniformityAnalysis &U,
+                     const Stmt *&Holder) {
   const Stmt *Child = Scope;
   for (const Stmt *P = U.parentOf(Scope); P; Child = P, P = U.parentOf(P)) {
     if (P == Body) {
@@ -52,7 +52,7 @@ Reason holderOfScope(const CompoundStmt *Scope, const CompoundStmt *Body,
 /// The statements a lane that completes the group runs after it and before
 /// the end of its holder: the rest of each enclosing block up to the loop
 /// body (never the other branches of an if).
-void statementsAfterGroup(const SiteGroup &G, const CompoundStmt *Body,
+void statementsAfterGroup(const SiteGroup &G, const Stmt *Body,
                           UniformityAnalysis &U,
                           llvm::SmallVectorImpl<const Stmt *> &After) {
   const Stmt *Child = G.Last;
@@ -194,13 +194,28 @@ private:
     } else if (const auto *Do = dyn_cast_or_null<DoStmt>(Loop)) {
       BodyStmt = Do->getBody();
     }
-    Body = dyn_cast_or_null<CompoundStmt>(BodyStmt);
-    if (!Body)
+    if (!BodyStmt)
       return Reason::NotInLoop;
+    Body = BodyStmt;
+    // A body without braces is a scope only for a group it holds whole
+    // (SiteGroup::Scope): the braces the rewrite adds come with that group.
+    if (!isa<CompoundStmt>(BodyStmt)) {
+      if (G.Scope != Loop)
+        return Reason::NotInLoop;
+      Body = Loop;
+    }
     Plan.Loop = Loop;
     Plan.Body = Body;
-    Stmts = llvm::ArrayRef<Stmt *>(Body->body_begin(), Body->body_end());
+    Stmts = scopeStatements(Body);
     return Reason::None;
+  }
+
+  /// Where the batch is declared: at the start of the body's block, or just
+  /// before a body without braces (inside the braces added there).
+  SourceLocation batchPlace() const {
+    if (const auto *Block = dyn_cast<CompoundStmt>(Body))
+      return Block->getLBracLoc();
+    return Stmts.front()->getBeginLoc();
   }
 
   size_t indexOf(const Stmt *S) const {
@@ -437,7 +452,7 @@ private:
   /// is declared at the body's start, and for a group under ifs the
   /// statements after it up to the end of its holder.
   Reason checkMovedPast() {
-    if (Reason R = tripCountsVisibleAt(Ctx, Sites, G, Body->getLBracLoc());
+    if (Reason R = tripCountsVisibleAt(Ctx, Sites, G, batchPlace());
         R != Reason::None)
       return R;
     if (!Plan.GroupUnderIf)
@@ -498,7 +513,7 @@ private:
   FlagPlan &Plan;
   const AtomicSite &First;
   const Stmt *Loop = nullptr;
-  const CompoundStmt *Body = nullptr;
+  const Stmt *Body = nullptr;          ///< the loop body's scope
   llvm::ArrayRef<Stmt *> Stmts;        ///< the loop body's statements
   std::vector<size_t> Holders;         ///< body index of each segment's holder
   std::vector<size_t> ContinueHolders; ///< body index of converted continues

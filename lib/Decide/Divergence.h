@@ -20,9 +20,10 @@ namespace distwar {
 
 struct FlagPlan {
   const clang::Stmt *Loop = nullptr;
-  /// The loop body: flags, batch and key are declared at its start and the
-  /// reduction is called at its top level, outside every guard.
-  const clang::CompoundStmt *Body = nullptr;
+  /// The loop body, as a scope (SiteGroup::Scope: its block, or the loop
+  /// where the body has no braces): flags, batch and key are declared at its
+  /// start and the reduction is called at its top level, outside every guard.
+  const clang::Stmt *Body = nullptr;
   /// The body statement holding the group: the group's last statement, or
   /// the outermost `if` (or block) whose branches hold the group's block,
   /// through nested ifs, else branches and else-if chains (then Reached is

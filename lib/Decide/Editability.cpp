@@ -75,7 +75,9 @@ public:
   /// Why the active-flag edits of \p F cannot be written, or None.
   Reason vetFlags(const FlagPlan &F) const {
     auto IsFile = [](SourceLocation L) { return L.isValid() && L.isFileID(); };
-    if (!IsFile(F.Body->getLBracLoc()) || !IsFile(F.Body->getRBracLoc()) ||
+    SourceLocation BodyBegin = Where.scopeBegin(F.Body),
+                   BodyEnd = Where.scopeEnd(F.Body);
+    if (!IsFile(BodyBegin) || !IsFile(BodyEnd) ||
         !IsFile(F.Holder->getEndLoc()))
       return Reason::MacroExpansion;
     for (const ContinueStmt *C : F.Continues)
@@ -98,16 +100,14 @@ public:
     }
     // Flags, guards and the reduction go outside every #if block.
     llvm::SmallVector<SourceLocation, 8> Points = {
-        F.Body->getLBracLoc().getLocWithOffset(1), F.Body->getRBracLoc(),
-        Where.afterStatement(F.Holder)};
+        BodyBegin, BodyEnd, Where.afterStatement(F.Holder)};
     for (const Stmt *S : F.GuardAfter)
       Points.push_back(Where.afterStatement(S));
     if (F.PrevHolder)
       Points.push_back(Where.afterStatement(F.PrevHolder));
     for (const FlagPlan::PartEnd &E : F.PartEnds)
       Points.push_back(Where.afterStatement(E.Holder));
-    if (Where.cutsConditional(F.Body->getLBracLoc(), F.Body->getRBracLoc(),
-                              Points,
+    if (Where.cutsConditional(BodyBegin, BodyEnd, Points,
                               /*InsideOk=*/false))
       return Reason::PreprocessorConditional;
     if (F.EarlyReturn) {

@@ -21,7 +21,7 @@ namespace distwar {
 
 /// The statements of the group's region, in order.
 static llvm::ArrayRef<Stmt *> regionOf(const SiteGroup &G) {
-  llvm::ArrayRef<Stmt *> Body(G.Scope->body_begin(), G.Scope->body_end());
+  llvm::ArrayRef<Stmt *> Body = scopeStatements(G.Scope);
   size_t Begin = 0, End = 0;
   for (size_t I = 0; I < Body.size(); ++I) {
     if (Body[I] == G.First)
@@ -202,7 +202,7 @@ Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
 /// The names the reduction evaluates again: each site's address and key
 /// and the conditions between the site and the group's block.
 static void
-collectReevaluatedRefs(const AtomicSite &S, const CompoundStmt *Scope,
+collectReevaluatedRefs(const AtomicSite &S, const Stmt *Scope,
                        llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
   std::function<void(const Stmt *)> Collect = [&](const Stmt *E) {
     if (!E)

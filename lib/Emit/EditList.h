@@ -31,6 +31,9 @@ using EditableHeaders = std::map<clang::FileID, std::string>;
 /// Insertions at one offset are ordered by rank, then by planning order.
 enum Rank {
   RankPrologue,
+  /// The end of a loop body without braces: the texts of its groups, then
+  /// its closing brace (before what enclosing statements add there).
+  RankBodyEnd,
   RankReduce,
   RankBatch,
   RankPragma,

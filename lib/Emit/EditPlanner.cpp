@@ -12,6 +12,7 @@
 #include "Emit/SiteTableNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -96,9 +97,17 @@ public:
     Edits.add(Where.afterStatement(G.Last), 0,
               " ::distwar::reduceSerial(" + Batch + ", " +
                   Sites[G.Sites.front()].KeyText + ", " +
-                  threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "") +
-                  ");",
-              RankReduce);
+                  threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "") + ");",
+              endRank(G));
+  }
+
+  /// The braces around a loop body written without them, which is the
+  /// scope of groups planned just before (their batches and reductions are
+  /// inside).
+  void braceBody(const Stmt *Scope) {
+    assert(!isa<CompoundStmt>(Scope) && "a block has its braces");
+    Edits.add(Where.scopeBegin(Scope), 0, "{ ", RankPrologue);
+    Edits.add(Where.scopeEnd(Scope), 0, " }", RankBodyEnd);
   }
 
   /// The wrapper of every kernel that holds block groups: the tables, their
@@ -248,6 +257,13 @@ private:
     return "_Pragma(\"" + Pragma + "\") ";
   }
 
+  /// The rank of the text that ends \p G's region: in a loop body without
+  /// braces, before what statements around it add where they end too (the
+  /// body's closing brace follows it).
+  static Rank endRank(const SiteGroup &G) {
+    return isa<CompoundStmt>(G.Scope) ? RankReduce : RankBodyEnd;
+  }
+
   std::string threshold(unsigned TableIndex) const {
     return "DISTWAR_SITE_THRESHOLD(" + Table + ", " +
            std::to_string(TableIndex) + ")";
@@ -313,7 +329,10 @@ private:
       Head += AnyGuard;
     else if (F.GuardFromStart)
       Head += " if (" + Live + ") {";
-    Edits.add(F.Body->getLBracLoc().getLocWithOffset(1), 0, Head, RankBatch);
+    // Before a body without braces, after the `{ ` that braceBody adds.
+    if (!isa<CompoundStmt>(F.Body))
+      Head = llvm::StringRef(Head).ltrim().str() + " ";
+    Edits.add(Where.scopeBegin(F.Body), 0, Head, RankBatch);
     if (!F.RemovedTerms.empty()) {
       std::string Cond;
       for (const Expr *T : F.KeptTerms)
@@ -404,9 +423,9 @@ private:
     bool LastSegment = F.Segment + 1 == F.Segments;
     if (F.GuardTrailing && LastSegment)
       Tail += " if (" + N.Live + ") {";
-    Edits.add(Where.afterStatement(F.Holder), 0, Tail, RankReduce);
+    Edits.add(Where.afterStatement(F.Holder), 0, Tail, endRank(G));
     if (F.GuardTrailing && LastSegment)
-      Edits.add(F.Body->getRBracLoc(), 0, "} ", RankReduce);
+      Edits.add(Where.scopeEnd(F.Body), 0, "} ", RankReduce);
   }
 
   /// Why \p G (serial, its slots planned) may not use the block strategy,
@@ -467,7 +486,7 @@ private:
     Edits.add(Where.afterStatement(G.Last), 0,
               " ::distwar::reduceBlock(" + SlotsName + ", " + Batch + ", " +
                   First.KeyText + ", " + ModeName + ", " + AddrName + ");",
-              RankReduce);
+              endRank(G));
     G.Block = true;
   }
 
@@ -506,14 +525,32 @@ private:
   /// Cursors declared so far in each file (CursorEdits.h).
   std::map<FileID, unsigned> Cursors;
   /// The live flag of each loop body whose groups share one.
-  std::map<const CompoundStmt *, std::string> LiveNames;
+  std::map<const Stmt *, std::string> LiveNames;
   EditPoints Where;
   bool BlockAllowed;
 };
 
 } // namespace
 
-/// Names each accepted group and plans its edits, in source order; then the
+/// Sorts \p Accepted by where the groups' regions end. Two that end at one
+/// place are a loop body without braces and a statement that ends with it:
+/// the inner one first, so that its reduction and closing brace come before
+/// the outer one's text there.
+static void sortByRegionEnd(std::vector<size_t> &Accepted,
+                            const std::vector<SiteGroup> &Groups,
+                            const SourceManager &SM) {
+  llvm::stable_sort(Accepted, [&](size_t A, size_t B) {
+    const Stmt *LastA = Groups[A].Last, *LastB = Groups[B].Last;
+    if (LastA->getEndLoc() != LastB->getEndLoc())
+      return SM.isBeforeInTranslationUnit(LastA->getEndLoc(),
+                                          LastB->getEndLoc());
+    return SM.isBeforeInTranslationUnit(LastB->getBeginLoc(),
+                                        LastA->getBeginLoc());
+  });
+}
+
+/// Names each accepted group and plans its edits, in source order, with the
+/// braces of a loop body written without them that holds groups; then the
 /// shared-array cursors of the loops that hold them and each file's prologue.
 static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
                        std::vector<SiteGroup> &Groups,
@@ -524,10 +561,13 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
     if (Groups[I].Why == Reason::None)
       Accepted.push_back(I);
   // Site names follow the batched calls in source order.
-  llvm::stable_sort(Accepted, [&](size_t A, size_t B) {
-    return SM.isBeforeInTranslationUnit(Groups[A].Last->getEndLoc(),
-                                        Groups[B].Last->getEndLoc());
-  });
+  sortByRegionEnd(Accepted, Groups, SM);
+  // The groups of one loop body without braces come one after another here
+  // (each one's region is the whole body): the braces go on with the last.
+  llvm::DenseMap<const Stmt *, size_t> LastInBody;
+  for (size_t I : Accepted)
+    if (!isa<CompoundStmt>(Groups[I].Scope))
+      LastInBody[Groups[I].Scope] = I;
   std::map<const FunctionDecl *, unsigned> PerFunction;
   // Each file has its own table (GENERATED_CODE.md, 2b).
   std::map<FileID, std::vector<std::string>> Names;
@@ -540,6 +580,9 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
     std::vector<std::string> &FileNames = Names[File];
     P.plan(G, K, FileNames.size(), Out,
            Decisions ? &(*Decisions)[I] : nullptr);
+    if (auto It = LastInBody.find(G.Scope);
+        It != LastInBody.end() && It->second == I)
+      P.braceBody(G.Scope);
     Out.SizeTexts[I] = P.SizeTexts.back();
     FileNames.push_back(G.Name);
   }

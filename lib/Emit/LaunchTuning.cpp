@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Emit/LaunchTuning.h"
+#include "Analysis/AstQueries.h"
 #include "Emit/SiteTableNames.h"
 #include "distwar-rewrite/HeaderFilter.h"
 #include "clang/AST/Attr.h"
@@ -106,17 +107,6 @@ private:
   std::map<const FunctionDecl *, std::vector<SiteRef>> Own;
 };
 
-/// The body of a loop statement.
-const Stmt *bodyOf(const Stmt *Loop) {
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    return For->getBody();
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-    return Range->getBody();
-  if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    return While->getBody();
-  return cast<DoStmt>(Loop)->getBody();
-}
-
 /// \p K as a whole statement (through implicit wrappers), or null when it is
 /// part of a larger expression or a place where a block cannot stand.
 const Stmt *launchStatement(ASTContext &Ctx, const CUDAKernelCallExpr *K) {
@@ -137,7 +127,7 @@ const Stmt *launchStatement(ASTContext &Ctx, const CUDAKernelCallExpr *K) {
     if (const auto *If = dyn_cast<IfStmt>(P))
       return If->getThen() == S || If->getElse() == S ? S : nullptr;
     if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(P))
-      return bodyOf(P) == S ? S : nullptr;
+      return loopBody(P) == S ? S : nullptr;
     if (const auto *Label = dyn_cast<LabelStmt>(P))
       return Label->getSubStmt() == S ? S : nullptr;
     if (const auto *Case = dyn_cast<SwitchCase>(P))

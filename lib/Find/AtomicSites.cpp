@@ -152,6 +152,8 @@ Reason resultUse(const CallExpr *Call, llvm::ArrayRef<const Stmt *> Ancestors) {
       return W->getBody() == Child ? Reason::None : Reason::UsedResult;
     if (const auto *D = dyn_cast<DoStmt>(P))
       return D->getBody() == Child ? Reason::None : Reason::UsedResult;
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(P))
+      return R->getBody() == Child ? Reason::None : Reason::UsedResult;
     if (const auto *I = dyn_cast<IfStmt>(P))
       return I->getThen() == Child || I->getElse() == Child
                  ? Reason::None

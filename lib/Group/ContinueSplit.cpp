@@ -19,7 +19,7 @@ void splitAtContinues(const std::vector<AtomicSite> &Sites,
       Out.push_back(std::move(G));
       continue;
     }
-    llvm::ArrayRef<Stmt *> Body(G.Scope->body_begin(), G.Scope->body_end());
+    llvm::ArrayRef<Stmt *> Body = scopeStatements(G.Scope);
     size_t Begin = llvm::find(Body, G.First) - Body.begin();
     size_t End = llvm::find(Body, G.Last) - Body.begin();
     llvm::DenseSet<const Stmt *> Holding;

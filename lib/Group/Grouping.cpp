@@ -15,7 +15,7 @@ using namespace clang;
 
 namespace distwar {
 
-const Stmt *childOfScope(const AtomicSite &S, const CompoundStmt *Scope) {
+const Stmt *childOfScope(const AtomicSite &S, const Stmt *Scope) {
   const Stmt *Child = S.Call;
   for (const Stmt *A : S.Ancestors) {
     if (A == Scope)
@@ -23,6 +23,29 @@ const Stmt *childOfScope(const AtomicSite &S, const CompoundStmt *Scope) {
     Child = A;
   }
   return nullptr;
+}
+
+llvm::ArrayRef<Stmt *> scopeStatements(const Stmt *Scope) {
+  if (const auto *Block = dyn_cast<CompoundStmt>(Scope))
+    return {Block->body_begin(), Block->body_end()};
+  // The loop's own slot for its body, as a list of one (the children of a
+  // const statement are copies, not slots).
+  const Stmt *Body = loopBody(Scope);
+  for (Stmt *&Child : const_cast<Stmt *>(Scope)->children())
+    if (Child == Body)
+      return {&Child, 1};
+  llvm_unreachable("a scope is a block or a loop with a body");
+}
+
+/// Whether \p Loop's body is one statement without braces that holds every
+/// site of \p G: the group's scope is then the loop (SiteGroup::Scope).
+static bool bodyHoldsGroup(const Stmt *Loop, const SiteGroup &G,
+                           const std::vector<AtomicSite> &Sites) {
+  const Stmt *Body = loopBody(Loop);
+  return Body && !isa<CompoundStmt>(Body) &&
+         llvm::all_of(G.Sites, [&](size_t I) {
+           return childOfScope(Sites[I], Loop) == Body;
+         });
 }
 
 /// One loop iteration or function body: the innermost enclosing loop other
@@ -38,8 +61,9 @@ const Stmt *iterationOf(const AtomicSite &S) {
   return S.Ancestors.empty() ? nullptr : S.Ancestors.back();
 }
 
-/// The innermost block holding every site of \p G inside its iteration, and
-/// the children holding the first and last site.
+/// The innermost block holding every site of \p G inside its iteration (or
+/// the iteration's loop, where its body has no braces), and the children
+/// holding the first and last site.
 static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
   const AtomicSite &First = Sites[G.Sites.front()];
   const AtomicSite &Last = Sites[G.Sites.back()];
@@ -52,8 +76,11 @@ static void assignScope(SiteGroup &G, const std::vector<AtomicSite> &Sites) {
       InsideChannel = A != First.Channel->Loop;
       continue;
     }
-    if (A == Iteration)
-      break; // a loop body that is not a block: no place for the batch
+    if (A == Iteration) {
+      if (bodyHoldsGroup(A, G, Sites))
+        G.Scope = A;
+      break;
+    }
     const auto *Block = dyn_cast<CompoundStmt>(A);
     // The batch goes outside a macro's `do { } while (0)`.
     if (!Block || isInvocationWrapper(First, Block) ||
@@ -92,8 +119,8 @@ bool underLaneIf(const AtomicSite &S, const SiteGroup &G) {
 /// false when one of those ifs declares something or holds the site in its
 /// condition (its branch cannot be told from the site's slot alone).
 static llvm::SmallVector<const IfStmt *, 2>
-varyingConditions(const AtomicSite &S, const CompoundStmt *Scope,
-                  UniformityAnalysis &U, bool &OtherControl, bool &Plain) {
+varyingConditions(const AtomicSite &S, const Stmt *Scope, UniformityAnalysis &U,
+                  bool &OtherControl, bool &Plain) {
   llvm::SmallVector<const IfStmt *, 2> Found;
   const Stmt *Child = S.Call;
   for (const Stmt *A : S.Ancestors) {

@@ -3,7 +3,8 @@
 // Sites with the same key expression and element type in one loop iteration
 // (or one function body) form a group; the group's region is the run of
 // statements of its innermost enclosing block from the statement holding the
-// first site to the one holding the last.
+// first site to the one holding the last. A loop body without braces counts
+// as a block of one statement; the rewrite puts the braces around it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define DISTWAR_GROUP_GROUPING_H
 
 #include "Find/AtomicSites.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace distwar {
@@ -18,9 +20,11 @@ namespace distwar {
 struct SiteGroup {
   std::vector<size_t> Sites; ///< indices into the site list, source order
   const clang::FunctionDecl *Function = nullptr;
-  /// Innermost block holding every site, and its children holding the first
-  /// and last site (the region is First..Last inclusive).
-  const clang::CompoundStmt *Scope = nullptr;
+  /// Innermost block holding every site, and its statements holding the
+  /// first and last site (the region is First..Last inclusive). Where the
+  /// group's loop body is one statement without braces, Scope is the loop and
+  /// that statement its only one (scopeStatements): the rewrite braces it.
+  const clang::Stmt *Scope = nullptr;
   const clang::Stmt *First = nullptr;
   const clang::Stmt *Last = nullptr;
   /// The `if` statements of the region, between a site and Scope, whose
@@ -68,8 +72,11 @@ const clang::Stmt *iterationOf(const AtomicSite &S);
 
 /// The statement holding site \p S that is a direct child of \p Scope, or
 /// null when the site is not inside \p Scope.
-const clang::Stmt *childOfScope(const AtomicSite &S,
-                                const clang::CompoundStmt *Scope);
+const clang::Stmt *childOfScope(const AtomicSite &S, const clang::Stmt *Scope);
+
+/// The statements of a group's scope, in order: a block's, or the body of a
+/// loop whose body has no braces.
+llvm::ArrayRef<clang::Stmt *> scopeStatements(const clang::Stmt *Scope);
 
 } // namespace distwar
 

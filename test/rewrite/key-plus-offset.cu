@@ -86,8 +86,9 @@ __global__ void faceAttrs(const long *__restrict__ pix_to_face,
   }
 }
 
-// Both terms are loop variables: the sum is one key, as before.
-// REPORT-DAG: twoLoopVariables buffer=g key=i + j type=float
+// Both terms are loop variables: the sum is one key, as before (the inner
+// loop's body gets braces around its batch).
+// REPORT-DAG: twoLoopVariables buffer=g key=i + j slot=0 type=float
 __global__ void twoLoopVariables(float *g, const float *__restrict__ x,
                                  int n) {
   for (int i = 0; i < n; i++)

@@ -49,6 +49,30 @@ TEST(EditPoints, StatementBeginAndAfter) {
   EXPECT_EQ(Code.point("after1"), Code.point("semi") + 1);
 }
 
+TEST(EditPoints, ScopeBeginAndEnd) {
+  // Just inside a block's braces; around a loop body without them (the
+  // braces the rewrite adds go outside these points).
+  AnnotatedCode Code(R"cu(
+    __global__ void k(float *a, int n) {
+      for (int i = 0; i < n; ++i) {$block1^
+        a[i] = 1.f;
+      $block2^}
+      for (int i = 0; i < n; ++i)
+        $body1^a[i] = 2.f;$body2^
+    })cu");
+  Parsed P = parse(Code.code());
+  clang::ASTContext &Ctx = P.context();
+  EditPoints Points(Ctx, P.Sites);
+  std::vector<const clang::ForStmt *> Loops = forLoops(Ctx);
+  ASSERT_EQ(Loops.size(), 2u);
+  EXPECT_EQ(offsetOf(Ctx, Points.scopeBegin(Loops[0]->getBody())),
+            Code.point("block1"));
+  EXPECT_EQ(offsetOf(Ctx, Points.scopeEnd(Loops[0]->getBody())),
+            Code.point("block2"));
+  EXPECT_EQ(offsetOf(Ctx, Points.scopeBegin(Loops[1])), Code.point("body1"));
+  EXPECT_EQ(offsetOf(Ctx, Points.scopeEnd(Loops[1])), Code.point("body2"));
+}
+
 TEST(EditPoints, ConditionalBlocks) {
   AnnotatedCode Code(EditPointsCode);
   Parsed P = parse(Code.code());

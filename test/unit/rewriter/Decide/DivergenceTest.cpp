@@ -68,8 +68,28 @@ TEST(Divergence, GroupInElseIfArmIsHeldByTheOutermostIf) {
   EXPECT_TRUE(Plan.LiveInit.empty());
   const auto *Holder = llvm::dyn_cast<clang::IfStmt>(Plan.Holder);
   ASSERT_TRUE(Holder);
-  EXPECT_EQ(Plan.Body->body_back(), Holder);
+  EXPECT_EQ(scopeStatements(Plan.Body).back(), Holder);
   EXPECT_TRUE(llvm::isa<clang::IfStmt>(Holder->getElse()));
+}
+
+TEST(Divergence, LoopBodyWithoutBracesIsItsOwnHolder) {
+  // The flag and batch go before the body's one statement and the
+  // reduction after it, inside the braces the rewrite adds.
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g, const int *ids, const float *x, int n,
+                      int w) {
+      const bool done = threadIdx.x >= w;
+      for (int j = 0; !done && j < n; ++j)
+        atomicAdd(&g[ids[j] ], x[j]);
+    })cu");
+  FlagPlan Plan;
+  ASSERT_EQ(planFirstGroup(P, Plan), Reason::None);
+  const clang::ForStmt *Loop = forLoops(P.context()).front();
+  EXPECT_EQ(Plan.Body, Loop);
+  EXPECT_EQ(Plan.Holder, Loop->getBody());
+  EXPECT_FALSE(Plan.GroupUnderIf);
+  EXPECT_EQ(Plan.LiveInit, "(!done)");
+  EXPECT_TRUE(Plan.GuardFromStart);
 }
 
 TEST(Divergence, IfsThatCannotHoldTheGroup) {

@@ -33,4 +33,43 @@ TEST(Grouping, OneGroupPerKeyTypeAndIteration) {
     EXPECT_EQ(G.Why, Reason::None);
 }
 
+TEST(Grouping, LoopBodyWithoutBracesIsTheScope) {
+  // The scope is the loop, its body the one statement (the rewrite braces
+  // it); a channel loop that is the body belongs to its site and is that
+  // statement. In a block, the block stays the scope.
+  AnnotatedCode Code(R"cu(
+    __global__ void k(float *g, const int *ids, const float *x, int n) {
+      for (int j = 0; j < n; ++j)
+        $plain^atomicAdd(&g[ids[j] ], x[j]);
+      for (int j = 0; j < n; ++j)
+        $channel^for (int c = 0; c < 3; ++c)
+          atomicAdd(&g[ids[j] * 3 + c], x[j]);
+      for (int j = 0; j < n; ++j) {
+        $inBlock^for (int c = 0; c < 3; ++c)
+          atomicAdd(&g[ids[j] * 3 + c], x[j]);
+      }
+    })cu");
+  Parsed P = parse(Code.code());
+  clang::ASTContext &Ctx = P.context();
+  std::vector<const clang::ForStmt *> Loops = forLoops(Ctx);
+  ASSERT_EQ(Loops.size(), 5u);
+  ASSERT_EQ(P.Groups.size(), 3u);
+  for (const SiteGroup &G : P.Groups)
+    EXPECT_NE(G.Why, Reason::NotAStatement);
+  const char *const Names[] = {"plain", "channel", "inBlock"};
+  const clang::Stmt *Scopes[] = {Loops[0], Loops[1], Loops[3]->getBody()};
+  for (size_t I = 0; I < 3; ++I) {
+    const SiteGroup &G = P.Groups[I];
+    EXPECT_EQ(G.Scope, Scopes[I]) << Names[I];
+    EXPECT_EQ(G.First, G.Last) << Names[I];
+    EXPECT_EQ(offsetOf(Ctx, G.First->getBeginLoc()), Code.point(Names[I]))
+        << Names[I];
+  }
+  for (size_t I = 0; I < 2; ++I) {
+    llvm::ArrayRef<clang::Stmt *> Stmts = scopeStatements(P.Groups[I].Scope);
+    ASSERT_EQ(Stmts.size(), 1u);
+    EXPECT_EQ(Stmts.front(), Loops[I]->getBody());
+  }
+}
+
 } // namespace
