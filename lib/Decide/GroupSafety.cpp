@@ -99,19 +99,44 @@ static const CallExpr *siteCallIn(const std::vector<AtomicSite> &Sites,
   return nullptr;
 }
 
+/// Whether \p E reads \p V only through members of arithmetic type (`p.n`
+/// in `idx * p.n + ch`): what \p V's pointers point to is not read.
+static bool readsOnlyScalarMembers(const Expr *E, const VarDecl *V) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && !ME->isArrow() && ME->getType()->isArithmeticType()) {
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    while (isa<MemberExpr>(Base) && !cast<MemberExpr>(Base)->isArrow())
+      Base = cast<MemberExpr>(Base)->getBase()->IgnoreParenImpCasts();
+    if (refersTo(Base, V))
+      return true;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return Ref->getDecl() != V;
+  for (const Stmt *Child : E->children())
+    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
+        ChildExpr && !readsOnlyScalarMembers(ChildExpr, V))
+      return false;
+  return true;
+}
+
 /// Where region statement \p S may change key variable \p V, or null. A
 /// key that is the buffer pointer changes only with the pointer's own
-/// storage (the group's atomics store through it). The group's own atomic
-/// calls take their address by value: only their arguments are looked at
-/// (in a template, a call not yet resolved might otherwise take \p V by
-/// reference).
+/// storage (the group's atomics store through it), as does one that reads
+/// only arithmetic members of a struct variable (`p.n`; the atomics store
+/// through `p.buf`). The group's own atomic calls take their address by
+/// value: only their arguments are looked at (in a template, a call not
+/// yet resolved might otherwise take \p V by reference).
 static const Stmt *keyVariableWrite(const std::vector<AtomicSite> &Sites,
                                     const SiteGroup &G, const Stmt *S,
                                     const VarDecl *V) {
   const AtomicSite &First = Sites[G.Sites.front()];
+  const bool StorageOnly =
+      First.KeyIsBuffer || (V->getType()->isRecordType() &&
+                            readsOnlyScalarMembers(First.Key, V));
   auto Write = [&](const Stmt *X) {
-    return First.KeyIsBuffer ? findStorageWrite(X, V)
-                             : findWrite(X, V, /*Through=*/true);
+    return StorageOnly ? findStorageWrite(X, V)
+                       : findWrite(X, V, /*Through=*/true);
   };
   if (const CallExpr *Call = siteCallIn(Sites, G, S)) {
     for (const Expr *Arg : Call->arguments())

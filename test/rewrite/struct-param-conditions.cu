@@ -70,3 +70,32 @@ __global__ void nonConstMethod(Args p) {
 }
 // CHECK-DAG: group nonConstMethod#0: batched (serial) key=i type=float sites=3 slots=3
 // OUT: ::distwar::LaneSet<1, 2>
+
+// The same holds for a key that reads arithmetic members of the struct
+// (`p.n`): the atomics store through `p.ga`, which leaves `p.n` as it is. A
+// store into the struct between the sites changes it (DW0014), and a key
+// that loads through one of its pointers (`p.ids[j]`) may be changed by the
+// group's own stores through the others.
+__global__ void memberInKey(const Args p, const float *x) {
+  for (int k = 0; k < p.n; ++k) {
+    const int i = p.ids[threadIdx.x + k];
+    for (int c = 0; c < p.n; ++c)
+      atomicAdd(&p.ga[i * p.n + c], x[c]);
+  }
+}
+// CHECK-DAG: group memberInKey#0: batched (serial) key=i * p.n + c type=float sites=1 slots=1
+
+__global__ void memberInKeyWritten(Args p, const float *x) {
+  const int i = p.ids[threadIdx.x];
+  atomicAdd(&p.ga[i * p.n], x[0]);
+  p.n = 2;
+  atomicAdd(&p.ga[i * p.n + 1], x[1]);
+}
+// CHECK-DAG: group memberInKeyWritten@{{[0-9]+}}: unchanged {{.*}}[DW0014 key-modified
+
+__global__ void pointerMemberInKey(const Args p, const float *x) {
+  const int j = threadIdx.x;
+  atomicAdd(&p.ga[p.ids[j]], x[0]);
+  atomicAdd(&p.gb[p.ids[j]], x[1]);
+}
+// CHECK-DAG: group pointerMemberInKey@{{[0-9]+}}: unchanged {{.*}}[DW0014 key-modified
