@@ -4,6 +4,11 @@
 //   static __constant__ int table[N];   // zero-initialised: always reduce
 // and a static host object that registers (names, N, &table) with the
 // process-wide registry of distwar/sites.h (no CUDA call at static init).
+// DISTWAR_SITES_INITIAL(table, (33, 0, ...), "fn#0", "fn#1", ...) is the
+// same with each site's value before anything sets one (the rewriter starts a
+// site at 33, plain atomics, where a reduction pays only on some inputs, so
+// that it reduces only once a tuner has measured that it pays); the table is
+// initialised with them on every device, and the registry knows them.
 // DISTWAR_SITE_THRESHOLD(table, k) reads table[k] in device code (k a constant
 // expression) as a distwar::UniformThreshold: the same word in every lane, so
 // the reductions need no vote on it (distwar/threshold.cuh). The host changes
@@ -30,6 +35,27 @@
           static_cast<int>(sizeof(table##_distwar_site_names) /                \
                            sizeof(table##_distwar_site_names[0])),             \
           static_cast<const void *>(&table))
+
+#define DISTWAR_DETAIL_UNPARENTHESIZE(...) __VA_ARGS__
+
+#define DISTWAR_SITES_INITIAL(table, initial, ...)                             \
+  static const char *const table##_distwar_site_names[] = {__VA_ARGS__};       \
+  static const int table##_distwar_site_initial[] = {                          \
+      DISTWAR_DETAIL_UNPARENTHESIZE initial};                                  \
+  static_assert(sizeof(table##_distwar_site_initial) /                         \
+                        sizeof(table##_distwar_site_initial[0]) ==             \
+                    sizeof(table##_distwar_site_names) /                       \
+                        sizeof(table##_distwar_site_names[0]),                 \
+                "distwar: one initial threshold per site");                    \
+  static __constant__ int table[sizeof(table##_distwar_site_names) /           \
+                                sizeof(table##_distwar_site_names[0])] = {     \
+      DISTWAR_DETAIL_UNPARENTHESIZE initial};                                  \
+  static const ::distwar::detail::SiteRegistration                             \
+      table##_distwar_registration(                                            \
+          #table, table##_distwar_site_names,                                  \
+          static_cast<int>(sizeof(table##_distwar_site_names) /                \
+                           sizeof(table##_distwar_site_names[0])),             \
+          static_cast<const void *>(&table), table##_distwar_site_initial)
 
 #define DISTWAR_SITE_THRESHOLD(table, k)                                       \
   (::distwar::detail::siteThreshold<(k)>(table))

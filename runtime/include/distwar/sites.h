@@ -54,7 +54,7 @@ namespace distwar {
 
 /// How a site's threshold came to be (the report's "how").
 enum class ThresholdOrigin {
-  kDefault,     ///< the table's initial 0, never changed
+  kDefault,     ///< the table's initial value (0, or DISTWAR_SITES_INITIAL's)
   kEnvironment, ///< DISTWAR_THRESHOLD
   kProgram,     ///< setSiteThreshold / setAllSiteThresholds
   kKernelTuner, ///< a distwar::KernelTuner
@@ -67,7 +67,7 @@ struct SiteTable {
   std::string table;              // the C identifier, for messages
   std::vector<std::string> names; // names[k] is the site of table[k]
   const void *symbol;             // host shadow; null once unregistered
-  std::vector<int> value;         // last value set (0: the initial one)
+  std::vector<int> value;         // last value set, else the initial one
   std::vector<ThresholdOrigin> origin;
 };
 
@@ -115,9 +115,11 @@ public:
     return registry;
   }
 
+  /// \p table's value holds each site's initial value, or is empty for 0.
   SiteTable *add(SiteTable table) {
     std::lock_guard<std::mutex> lock(mutex);
-    table.value.assign(table.names.size(), 0);
+    if (table.value.empty())
+      table.value.assign(table.names.size(), 0);
     table.origin.assign(table.names.size(), ThresholdOrigin::kDefault);
     for (size_t k = 0; k < table.names.size(); ++k) {
       const int t = env.thresholdFor(table.names[k]);
@@ -282,8 +284,10 @@ DISTWAR_PER_BINARY inline int &kernelTunerDepth() {
 /// DISTWAR_SITES defines).
 class SiteRegistration {
 public:
+  /// \p initial: each site's value in the device table before anything sets
+  /// one (DISTWAR_SITES_INITIAL), or null for 0.
   SiteRegistration(const char *table, const char *const *names, int count,
-                   const void *symbol);
+                   const void *symbol, const int *initial = nullptr);
   ~SiteRegistration() { SiteRegistry::instance().remove(entry); }
   SiteRegistration(const SiteRegistration &) = delete;
   SiteRegistration &operator=(const SiteRegistration &) = delete;
@@ -504,11 +508,17 @@ namespace detail {
 
 inline SiteRegistration::SiteRegistration(const char *table,
                                           const char *const *names, int count,
-                                          const void *symbol) {
+                                          const void *symbol,
+                                          const int *initial) {
   SiteTable t;
   t.table = table;
   t.names.assign(names, names + count);
   t.symbol = symbol;
+  if (initial) {
+    for (int k = 0; k < count; ++k)
+      checkThreshold(initial[k]);
+    t.value.assign(initial, initial + count);
+  }
   entry = SiteRegistry::instance().add(std::move(t));
   // Odr-use keeps the report entry point in every binary with a table.
   static int (*volatile keep)(const char *) = &distwar_write_report;

@@ -26,6 +26,7 @@
 #include <vector>
 
 void launchReadBoth(int *out, cudaStream_t stream);
+void launchReadInitial(int *out, cudaStream_t stream);
 
 namespace {
 
@@ -33,11 +34,16 @@ using distwar::ThresholdOrigin;
 using distwar::detail::SiteRegistry;
 using distwar::detail::SiteTable;
 
-const SiteTable &table() {
+const SiteTable &table(const std::string &name =
+                           "distwar_sites_registry_tables_cu") {
   for (const SiteTable &t : SiteRegistry::instance().tables)
-    if (t.table == "distwar_sites_registry_tables_cu")
+    if (t.table == name)
       return t;
-  throw std::logic_error("RegistryTables.cu did not register");
+  throw std::logic_error("RegistryTables.cu did not register " + name);
+}
+
+const SiteTable &initialTable() {
+  return table("distwar_sites_registry_initial_cu");
 }
 
 bool haveGpu() {
@@ -95,6 +101,30 @@ TEST(RegistryDefault, TablesRegisterWithTheirInitialZero) {
   EXPECT_TRUE(SiteRegistry::instance().environmentError().empty());
   const std::vector<std::string> names = distwar::siteNames();
   EXPECT_NE(std::find(names.begin(), names.end(), "a#0"), names.end());
+}
+
+TEST(RegistryDefault, TablesRegisterWithTheInitialValuesTheyName) {
+  const SiteTable &t = initialTable();
+  EXPECT_EQ(t.value, (std::vector<int>{33, 0}));
+  EXPECT_EQ(t.origin[0], ThresholdOrigin::kDefault);
+  EXPECT_EQ(t.origin[1], ThresholdOrigin::kDefault);
+  EXPECT_NE(lineOf(reportLines(), "c#0")
+                .find("\"threshold\": 33, \"how\": \"default\""),
+            std::string::npos)
+      << lineOf(reportLines(), "c#0");
+  if (!haveGpu())
+    GTEST_SKIP() << "the device table needs a GPU";
+  // The device table holds them before any launch or setter.
+  int *out = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void **>(&out), 2 * sizeof(int)),
+            cudaSuccess);
+  launchReadInitial(out, nullptr);
+  int host[2] = {-1, -1};
+  ASSERT_EQ(cudaMemcpy(host, out, sizeof(host), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  cudaFree(out);
+  EXPECT_EQ(host[0], 33);
+  EXPECT_EQ(host[1], 0);
 }
 
 TEST(RegistryDefault, WrappedLaunchesAreCountedAndReported) {
@@ -193,6 +223,8 @@ TEST(RegistryEnvironment, ThresholdsApplyWhenTablesRegister) {
   EXPECT_EQ(t.value, (std::vector<int>{7, 33}));
   EXPECT_EQ(t.origin[0], ThresholdOrigin::kEnvironment);
   EXPECT_EQ(t.origin[1], ThresholdOrigin::kEnvironment);
+  // The environment overrides a table's initial values too.
+  EXPECT_EQ(initialTable().value, (std::vector<int>{7, 7}));
   launch(5);
   const std::vector<std::string> lines = reportLines();
   EXPECT_NE(
