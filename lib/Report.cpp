@@ -48,6 +48,9 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
           OS << (G.Variant.rfind("butterfly", 0) == 0 ? "; note: "
                                                       : "; not butterfly: ")
              << reasonInfo(G.Note).Code << " " << reasonInfo(G.Note).Name;
+        if (G.StartNote != Reason::None)
+          OS << "; starts plain: " << reasonInfo(G.StartNote).Code << " "
+             << reasonInfo(G.StartNote).Name;
         OS << ")";
       }
       OS << " key=" << G.Key << " type=" << G.Type
@@ -64,14 +67,24 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
   return Out;
 }
 
+static llvm::json::Object reasonObject(Reason R) {
+  const ReasonInfo &Info = reasonInfo(R);
+  return llvm::json::Object{
+      {"code", Info.Code}, {"name", Info.Name}, {"message", Info.Message}};
+}
+
+/// A group's note \p Key, where there is one.
+static void addNote(llvm::json::Object &O, llvm::StringRef Key, Reason R) {
+  if (R != Reason::None)
+    O[Key] = reasonObject(R);
+}
+
 static void addReason(llvm::json::Object &O, const Verdict &Why) {
   if (Why == Reason::None) {
     O["reason"] = nullptr;
     return;
   }
-  const ReasonInfo &Info = reasonInfo(Why);
-  O["reason"] = llvm::json::Object{
-      {"code", Info.Code}, {"name", Info.Name}, {"message", Info.Message}};
+  O["reason"] = reasonObject(Why);
   if (!Why.Place)
     return;
   const ReasonPlace &P = *Why.Place;
@@ -111,16 +124,9 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
                            {"sites", std::move(Members)},
                            {"decision", G.Decision}};
       addReason(O, G.Why);
-      if (G.Note != Reason::None)
-        O["variant_note"] =
-            llvm::json::Object{{"code", reasonInfo(G.Note).Code},
-                               {"name", reasonInfo(G.Note).Name},
-                               {"message", reasonInfo(G.Note).Message}};
-      if (G.BlockNote != Reason::None)
-        O["block_note"] =
-            llvm::json::Object{{"code", reasonInfo(G.BlockNote).Code},
-                               {"name", reasonInfo(G.BlockNote).Name},
-                               {"message", reasonInfo(G.BlockNote).Message}};
+      addNote(O, "variant_note", G.Note);
+      addNote(O, "start_note", G.StartNote);
+      addNote(O, "block_note", G.BlockNote);
       Groups.push_back(std::move(O));
     }
     llvm::json::Object File{{"file", F.File},

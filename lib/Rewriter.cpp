@@ -39,7 +39,7 @@ bool looksRewritten(llvm::StringRef Code) {
   };
   while (!Lex.LexFromRawLexer(Tok)) {
     llvm::StringRef Name = RawName(Tok);
-    if (Name == "DISTWAR_SITES" || Name.starts_with("distwar_batch"))
+    if (Name.starts_with("DISTWAR_SITES") || Name.starts_with("distwar_batch"))
       return true;
     // ::distwar::reduce*, ::distwar::floorAdd, <distwar/runtime.cuh>
     if (Last.size() == 2 && RawName(Last[0]) == "distwar" &&
@@ -117,6 +117,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
       if (G < Decisions.size()) {
         Rec.Note = Decisions[G].Note;
         Rec.BlockNote = Decisions[G].BlockNote;
+        Rec.StartNote = Decisions[G].StartNote;
       }
     }
     R.Groups.push_back(std::move(Rec));

@@ -31,6 +31,9 @@ struct GroupRecord {
   Reason Note = Reason::None;
   /// Serial groups of --variant=auto: why the block strategy was not used.
   Reason BlockNote = Reason::None;
+  /// Batched groups whose threshold starts at 33 (plain atomics until a
+  /// tuner finds that reducing pays): why.
+  Reason StartNote = Reason::None;
 };
 
 struct FileReport {

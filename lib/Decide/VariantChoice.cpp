@@ -188,8 +188,17 @@ static bool wantsButterfly(ASTContext &Ctx, const std::vector<AtomicSite> &Sites
   }
   if (V == Variant::Auto && isSingleElement(Sites, G) &&
       Key == KeyUniformity::Varying) {
-    G.Why = Reason::ElementKeyVaries;
-    return false;
+    // A primitive's run-time channels (a per-lane base, a channel loop) are
+    // what pixels over one primitive share, but whether lanes meet is a
+    // property of the data: sphere colours reduce well. Such a site starts
+    // plain and reduces only where a tuner measures that it pays. Other
+    // single elements are scatters (texture corners measured at most
+    // 1.03x), left alone.
+    if (!Sites[G.Sites.front()].KeyIsRunTimeChannel) {
+      G.Why = Reason::ElementKeyVaries;
+      return false;
+    }
+    D.StartNote = Reason::ElementKeyVaries;
   }
   bool Wants = Key == KeyUniformity::Uniform ||
                Key == KeyUniformity::LikelyUniform || V == Variant::Butterfly;

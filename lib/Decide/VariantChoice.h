@@ -29,6 +29,9 @@ struct VariantDecision {
   /// A serial group of --variant=auto: why the block strategy was not used
   /// (None when it was, or was not considered).
   Reason BlockNote = Reason::None;
+  /// Why the group's threshold starts at 33 (plain atomics until a tuner
+  /// measures that reducing pays); None for a start at 0.
+  Reason StartNote = Reason::None;
   FlagPlan Flags; ///< butterfly only
 };
 

@@ -26,6 +26,9 @@ namespace distwar {
 
 namespace {
 
+/// The runtime's kNeverReduce (distwar/threshold_values.h): plain atomics.
+constexpr int kStartPlainThreshold = 33;
+
 std::string joinSum(llvm::ArrayRef<std::string> Terms, unsigned Constant,
                     bool KeepZero) {
   std::string Out = llvm::join(Terms, " + ");
@@ -156,8 +159,11 @@ public:
 
   /// The prologue of \p File. A header's table has its own guard: the
   /// prologue lies before the header's include guard, and a second inclusion
-  /// must not define the table again.
-  void prologue(FileID File, llvm::ArrayRef<std::string> SiteNames) {
+  /// must not define the table again. \p Initial holds each site's starting
+  /// threshold; where one is not 0, the table is written with them.
+  void prologue(FileID File, llvm::ArrayRef<std::string> SiteNames,
+                llvm::ArrayRef<int> Initial) {
+    assert(Initial.size() == SiteNames.size() && "a value per site");
     bool Main = File == SM.getMainFileID();
     std::string Table = tableOf(File);
     std::string Text = "#include <distwar/runtime.cuh> // distwar-rewrite: "
@@ -166,7 +172,7 @@ public:
       std::string Guard = "DISTWAR_DEFINED_" + Table;
       if (!Main)
         Text += "#ifndef " + Guard + "\n#define " + Guard + "\n";
-      Text += "DISTWAR_SITES(" + Table;
+      Text += "DISTWAR_SITES" + initialValues(Table, Initial);
       for (const std::string &Name : SiteNames)
         Text += ", \"" + escapeString(Name) + "\"";
       Text += ");\n";
@@ -179,6 +185,18 @@ public:
         SM.getBufferData(File).starts_with("\xEF\xBB\xBF") ? 3 : 0;
     Edits.add(SM.getLocForStartOfFile(File).getLocWithOffset(Start), 0, Text,
               RankPrologue);
+  }
+
+  /// `(table` or, where a site starts elsewhere than 0,
+  /// `_INITIAL(table, (0, 33, ...)`.
+  static std::string initialValues(const std::string &Table,
+                                   llvm::ArrayRef<int> Initial) {
+    if (llvm::all_of(Initial, [](int T) { return T == 0; }))
+      return "(" + Table;
+    std::string Text = "_INITIAL(" + Table + ", (";
+    for (size_t K = 0; K < Initial.size(); ++K)
+      Text += (K ? ", " : "") + std::to_string(Initial[K]);
+    return Text + ")";
   }
 
   /// Shared-array cursors in each loop that holds a batched group.
@@ -571,6 +589,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
   std::map<const FunctionDecl *, unsigned> PerFunction;
   // Each file has its own table (GENERATED_CODE.md, 2b).
   std::map<FileID, std::vector<std::string>> Names;
+  std::map<FileID, std::vector<int>> Initial;
   for (size_t I : Accepted) {
     SiteGroup &G = Groups[I];
     unsigned K = PerFunction[G.Function]++;
@@ -585,6 +604,8 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
       P.braceBody(G.Scope);
     Out.SizeTexts[I] = P.SizeTexts.back();
     FileNames.push_back(G.Name);
+    bool StartsPlain = Decisions && (*Decisions)[I].StartNote != Reason::None;
+    Initial[File].push_back(StartsPlain ? kStartPlainThreshold : 0);
   }
   llvm::SetVector<std::pair<const FunctionDecl *, const ForStmt *>> Loops;
   for (size_t I : Accepted)
@@ -595,7 +616,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
     P.planCursors(Function, Loop);
   P.planBlockScopes();
   for (auto &[File, FileNames] : Names)
-    P.prologue(File, FileNames);
+    P.prologue(File, FileNames, Initial[File]);
 }
 
 PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
@@ -617,7 +638,7 @@ PlannedEdits planEdits(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
         Floored.push_back(I);
     P.planFloor(Floored);
     for (FileID File : P.edits().editedFiles())
-      P.prologue(File, {});
+      P.prologue(File, {}, {});
   } else {
     planGroups(P, Sites, Groups, Decisions, Out, SM);
   }

@@ -161,6 +161,8 @@ private:
   void setChannel(const ForStmt *Loop);
   const VarDecl *subscriptedAccessor(const Expr *E);
   void keyByAddress();
+  void keyByElement();
+  bool mentionsLoopVariable(const Expr *E) const;
   void keyByPointer(const DeclRefExpr *Ref);
   void keyByBuffer(const Expr *Base);
   const ForStmt *enclosingLoopOf(const VarDecl *V) const;
@@ -466,7 +468,8 @@ void AddressDecomposer::keyByPointer(const DeclRefExpr *Ref) {
 /// becomes the key itself: lanes are grouped by the pointer's value. Its
 /// index must then be a field, the same in every lane: a constant, or the
 /// variable of an enclosing constant-trip loop. `accumulate(float *g, ...)`
-/// with `&g[0]`, `&g[1]`, `&g[2]` is one group keyed by g.
+/// with `&g[0]`, `&g[1]`, `&g[2]` is one group keyed by g. Any other index
+/// makes the element's address the key.
 void AddressDecomposer::keyByBuffer(const Expr *Base) {
   const Expr *Index = Site.Key;
   Site.Why = Reason::BufferNotUniform;
@@ -475,19 +478,47 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
   if (!isCompileTimeConstant(Index, Ctx)) {
     const VarDecl *V = referencedVar(Index);
     const ForStmt *Loop = V ? enclosingLoopOf(V) : nullptr;
-    if (!Loop)
-      return;
-    setChannel(Loop);
-    if (!Site.Channel) {
+    if (Loop)
+      setChannel(Loop);
+    if (!Site.Channel && mentionsLoopVariable(Index))
+      keyByElement();
+    else if (!Site.Channel)
       Site.Why = Reason::BufferNotUniform; // the primary reason
+    if (!Site.Channel)
       return;
-    }
   }
   Site.Why = Reason::None;
   Site.FieldText = "[" + sourceText(Index, Ctx) + "]" + Site.FieldText;
   Site.Key = Base;
   Site.KeyText = sourceText(Base, Ctx);
   Site.KeyIsBuffer = true;
+}
+
+/// A per-lane base indexed by the variable of a loop whose trip count is
+/// known only at run time (`grad_col + c`, `&g[i * n + ch]` for `ch < n`):
+/// the element's address is the key. Lanes reduce only where their
+/// addresses are equal, which holds whatever each lane's base is.
+void AddressDecomposer::keyByElement() {
+  Site.Why = Reason::None;
+  Site.Channel.reset();
+  Site.FieldText.clear();
+  keyByAddress();
+  Site.KeyIsRunTimeChannel = true;
+  if (keyHasSideEffects(Site.Key, Ctx))
+    Site.Why = Reason::KeyHasSideEffects;
+}
+
+/// Whether \p E names the variable of a `for` loop around the site.
+bool AddressDecomposer::mentionsLoopVariable(const Expr *E) const {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && enclosingLoopOf(V))
+      return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
+        ChildExpr && mentionsLoopVariable(ChildExpr))
+      return true;
+  return false;
 }
 
 const ForStmt *AddressDecomposer::enclosingLoopOf(const VarDecl *V) const {

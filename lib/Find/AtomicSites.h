@@ -82,6 +82,10 @@ struct AtomicSite {
   /// Such a key is also KeyIsBuffer (it changes only with its variables'
   /// storage).
   bool KeyIsAddress = false;
+  /// The key is the element's address in a per-lane base (a primitive's
+  /// record) indexed by a loop whose trip count is known only at run time
+  /// (its channels): `grad_col + c` for `c < n_channels`.
+  bool KeyIsRunTimeChannel = false;
   std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"
   std::optional<ChannelLoop> Channel;
   /// Statements enclosing the call, innermost first, up to the body.

@@ -1,10 +1,13 @@
 // A __device__ function's pointer parameters may differ across lanes: each
 // lane can pass the pointer of its own primitive. Such a pointer is never
 // rebuilt from a key in another lane. With constant offsets it becomes the
-// key itself (one group keyed by the pointer); with any other index the site
-// stays plain.
+// key itself (one group keyed by the pointer); indexed by a loop of run-time
+// trip count, the element's address is the key; with any other index the
+// site stays plain.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report=json --report-file=%t.json -- %shim > /dev/null
+// RUN: %FileCheck %s --check-prefix=JSON < %t.json
 // RUN: grep -v '^ *//' %t.cu | %FileCheck %s
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
@@ -12,11 +15,23 @@
 // RUN: %FileCheck %s --check-prefix=SERIAL < %t.serial.txt
 // RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
 
-// REPORT: per-lane-buffers.cu: 10 atomic site(s), 4 group(s), rewritten
+// REPORT: per-lane-buffers.cu: 10 atomic site(s), 5 group(s), rewritten
 
 // A runtime-length channel loop through a pointer offset per lane (as
-// Pulsar's draw() adds colour gradients): plain.
-// REPORT-DAG: unchanged atomicAdd in addColour buffer=grad_col key=c {{.*}}[DW0006 buffer-not-uniform
+// Pulsar's draw() adds colour gradients): one group per channel keyed by the
+// element's address (the same address is the same element, whatever each
+// lane's pointer), with its threshold starting at 33: plain atomics until a
+// tuner measures that reducing pays.
+// REPORT-DAG: batched atomicAdd in addColour buffer=grad_col key=grad_col + c slot=0 type=float group=addColour#0
+// REPORT-DAG: group addColour#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+// JSON: "name": "addColour#0",
+// JSON: "start_note": {
+// JSON-NEXT: "code": "DW0051",
+// CHECK: DISTWAR_SITES_INITIAL(distwar_sites_per_lane_buffers_cu, (33, 0, 0),
+// CHECK: "addColour#0", "accumulate#0", "localPointer#0");
+// CHECK: distwar_batch0.set(0, grad_col + c, g[c]);
+// CHECK: ::distwar::reduceSerial(
+// CHECK: distwar_batch0, grad_col + c,
 __device__ void addColour(float *grad_col, const float *g, int n_channels) {
   for (int c = 0; c < n_channels; ++c)
     atomicAdd(grad_col + c, g[c]);
@@ -36,7 +51,7 @@ __global__ void colours(float *grad_colours, const int *prim_of_pixel,
 // CHECK: grad,
 // CHECK: DISTWAR_SITE_THRESHOLD(
 // CHECK: distwar_sites_per_lane_buffers_cu,
-// CHECK: 0),
+// CHECK: 1),
 // CHECK: [&](int distwar_slot) ->
 // CHECK: float * {
 // CHECK: if (distwar_slot == 0)

@@ -5,7 +5,7 @@ j2: one butterfly joined across per-lane continues; j3: an offset added
 after the key; j4: tensor-accessor elements keyed by their address; j5: pointers
 passed whole; j6, j7: the block strategy, which needs `__restrict__` inputs
 and which the generated kernels, reading a plain `const float *thr`, never
-get). Each of r1-d6 was
+get; j8: a primitive's run-time channels keyed by their addresses). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -308,6 +308,23 @@ CASES = [
       "    const int m = (id + 2) % DT_KEYS;",
       "    atomicAdd(&gb[m], 2.f * v);",
       "    atomicAdd(&gb[(m + 3) % DT_KEYS], v);",
+      "  }"]),
+    # j8: a primitive's run-time channels through a helper's pointer
+    # parameter, indexed from the key (the sphere colours): keyed by the
+    # element's address; the loop body has no braces; called under a per-lane
+    # test in the pixel's loop.
+    ("j8", ["devfn-ptr", "key-lane", "lane-cond-field"],
+     ["__device__ __forceinline__ void addChannels(float *g, const int id,\n"
+      "                                            const int nc, const float w) {\n"
+      "  for (int c = 0; c < nc; ++c)\n"
+      "    atomicAdd(&g[id * nc + c], w * (c + 1));\n}"],
+     [("float *gc", "atomic", "float", "DT_KEYS * 3"), IDS, X, N,
+      ("int nc", "in", "3")],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const int id = ids[(tid + j) % DT_IDS];",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    if (v > 0.25f)",
+      "      addChannels(gc, id, nc, v);",
       "  }"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
