@@ -10,6 +10,7 @@
 #include "Emit/DeferredAddress.h"
 #include "Emit/ExprText.h"
 #include "Emit/SiteTableNames.h"
+#include "distwar/threshold_values.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -25,9 +26,6 @@ using namespace clang;
 namespace distwar {
 
 namespace {
-
-/// The runtime's kNeverReduce (distwar/threshold_values.h): plain atomics.
-constexpr int kStartPlainThreshold = 33;
 
 std::string joinSum(llvm::ArrayRef<std::string> Terms, unsigned Constant,
                     bool KeepZero) {
@@ -605,7 +603,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
     Out.SizeTexts[I] = P.SizeTexts.back();
     FileNames.push_back(G.Name);
     bool StartsPlain = Decisions && (*Decisions)[I].StartNote != Reason::None;
-    Initial[File].push_back(StartsPlain ? kStartPlainThreshold : 0);
+    Initial[File].push_back(StartsPlain ? kNeverReduce : 0);
   }
   llvm::SetVector<std::pair<const FunctionDecl *, const ForStmt *>> Loops;
   for (size_t I : Accepted)
