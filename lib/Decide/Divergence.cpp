@@ -210,14 +210,6 @@ private:
     return Reason::None;
   }
 
-  /// Where the batch is declared: at the start of the body's block, or just
-  /// before a body without braces (inside the braces added there).
-  SourceLocation batchPlace() const {
-    if (const auto *Block = dyn_cast<CompoundStmt>(Body))
-      return Block->getLBracLoc();
-    return Stmts.front()->getBeginLoc();
-  }
-
   size_t indexOf(const Stmt *S) const {
     return size_t(llvm::find(Stmts, S) - Stmts.begin());
   }
@@ -452,7 +444,11 @@ private:
   /// is declared at the body's start, and for a group under ifs the
   /// statements after it up to the end of its holder.
   Reason checkMovedPast() {
-    if (Reason R = tripCountsVisibleAt(Ctx, Sites, G, batchPlace());
+    // The batch is declared before the body's first statement (inside the
+    // braces the rewrite adds to a body without them).
+    assert(!Stmts.empty() && "the body holds the group");
+    if (Reason R =
+            tripCountsVisibleAt(Ctx, Sites, G, Stmts.front()->getBeginLoc());
         R != Reason::None)
       return R;
     if (!Plan.GroupUnderIf)

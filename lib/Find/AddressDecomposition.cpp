@@ -480,12 +480,13 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
     const ForStmt *Loop = V ? enclosingLoopOf(V) : nullptr;
     if (Loop)
       setChannel(Loop);
-    if (!Site.Channel && mentionsLoopVariable(Index))
-      keyByElement();
-    else if (!Site.Channel)
-      Site.Why = Reason::BufferNotUniform; // the primary reason
-    if (!Site.Channel)
+    if (!Site.Channel) {
+      if (mentionsLoopVariable(Index))
+        keyByElement();
+      else
+        Site.Why = Reason::BufferNotUniform; // the primary reason
       return;
+    }
   }
   Site.Why = Reason::None;
   Site.FieldText = "[" + sourceText(Index, Ctx) + "]" + Site.FieldText;
@@ -510,15 +511,10 @@ void AddressDecomposer::keyByElement() {
 
 /// Whether \p E names the variable of a `for` loop around the site.
 bool AddressDecomposer::mentionsLoopVariable(const Expr *E) const {
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-        V && enclosingLoopOf(V))
-      return true;
-  for (const Stmt *Child : E->children())
-    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
-        ChildExpr && mentionsLoopVariable(ChildExpr))
-      return true;
-  return false;
+  llvm::SmallVector<const VarDecl *, 4> Vars;
+  collectVars(E, Vars);
+  return llvm::any_of(Vars,
+                      [&](const VarDecl *V) { return enclosingLoopOf(V); });
 }
 
 const ForStmt *AddressDecomposer::enclosingLoopOf(const VarDecl *V) const {
