@@ -27,35 +27,31 @@
 
 #define DISTWAR_SITES(table, ...)                                              \
   static const char *const table##_distwar_site_names[] = {__VA_ARGS__};       \
-  static __constant__ int table[sizeof(table##_distwar_site_names) /           \
-                                sizeof(table##_distwar_site_names[0])];        \
-  static const ::distwar::detail::SiteRegistration                             \
-      table##_distwar_registration(                                            \
-          #table, table##_distwar_site_names,                                  \
-          static_cast<int>(sizeof(table##_distwar_site_names) /                \
-                           sizeof(table##_distwar_site_names[0])),             \
-          static_cast<const void *>(&table))
-
-#define DISTWAR_DETAIL_UNPARENTHESIZE(...) __VA_ARGS__
+  static __constant__ int table[DISTWAR_DETAIL_SITE_COUNT(table)];             \
+  DISTWAR_DETAIL_REGISTER_SITES(table, nullptr)
 
 #define DISTWAR_SITES_INITIAL(table, initial, ...)                             \
   static const char *const table##_distwar_site_names[] = {__VA_ARGS__};       \
   static const int table##_distwar_site_initial[] = {                          \
       DISTWAR_DETAIL_UNPARENTHESIZE initial};                                  \
-  static_assert(sizeof(table##_distwar_site_initial) /                         \
-                        sizeof(table##_distwar_site_initial[0]) ==             \
-                    sizeof(table##_distwar_site_names) /                       \
-                        sizeof(table##_distwar_site_names[0]),                 \
+  static_assert(sizeof(table##_distwar_site_initial) / sizeof(int) ==          \
+                    DISTWAR_DETAIL_SITE_COUNT(table),                          \
                 "distwar: one initial threshold per site");                    \
-  static __constant__ int table[sizeof(table##_distwar_site_names) /           \
-                                sizeof(table##_distwar_site_names[0])] = {     \
+  static __constant__ int table[DISTWAR_DETAIL_SITE_COUNT(table)] = {          \
       DISTWAR_DETAIL_UNPARENTHESIZE initial};                                  \
+  DISTWAR_DETAIL_REGISTER_SITES(table, table##_distwar_site_initial)
+
+// The number of sites of `table` (its names array).
+#define DISTWAR_DETAIL_SITE_COUNT(table)                                       \
+  (sizeof(table##_distwar_site_names) / sizeof(table##_distwar_site_names[0]))
+// The host object that registers `table` (initial: an int array or nullptr).
+#define DISTWAR_DETAIL_REGISTER_SITES(table, initial)                          \
   static const ::distwar::detail::SiteRegistration                             \
       table##_distwar_registration(                                            \
           #table, table##_distwar_site_names,                                  \
-          static_cast<int>(sizeof(table##_distwar_site_names) /                \
-                           sizeof(table##_distwar_site_names[0])),             \
-          static_cast<const void *>(&table), table##_distwar_site_initial)
+          static_cast<int>(DISTWAR_DETAIL_SITE_COUNT(table)),                  \
+          static_cast<const void *>(&table), initial)
+#define DISTWAR_DETAIL_UNPARENTHESIZE(...) __VA_ARGS__
 
 #define DISTWAR_SITE_THRESHOLD(table, k)                                       \
   (::distwar::detail::siteThreshold<(k)>(table))
