@@ -57,6 +57,8 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
          << " sites=" << G.Sites.size();
       if (!G.Size.empty())
         OS << " slots=" << G.Size;
+      if (!G.SharesMatchWith.empty())
+        OS << " match-of=" << G.SharesMatchWith;
       if (G.BlockNote != Reason::None)
         OS << " [not block: " << reasonInfo(G.BlockNote).Code << " "
            << reasonInfo(G.BlockNote).Name << "]";
@@ -127,6 +129,8 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
       addNote(O, "variant_note", G.Note);
       addNote(O, "start_note", G.StartNote);
       addNote(O, "block_note", G.BlockNote);
+      if (!G.SharesMatchWith.empty())
+        O["shares_match_with"] = G.SharesMatchWith;
       Groups.push_back(std::move(O));
     }
     llvm::json::Object File{{"file", F.File},

@@ -110,6 +110,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Sites.assign(Group.Sites.begin(), Group.Sites.end());
     Rec.Why = Group.Why;
     Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
+    Rec.SharesMatchWith = Group.SharesMatchWith;
     if (Group.Why == Reason::None) {
       Rec.Variant = Group.Block            ? "block"
                     : G < Decisions.size() ? variantName(Decisions[G].Kind)

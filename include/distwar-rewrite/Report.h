@@ -34,6 +34,9 @@ struct GroupRecord {
   /// Batched groups whose threshold starts at 33 (plain atomics until a
   /// tuner finds that reducing pays): why.
   Reason StartNote = Reason::None;
+  /// Serial groups that reuse an earlier group's key match when the same
+  /// lanes call them: that group's name; "" for none.
+  std::string SharesMatchWith;
 };
 
 struct FileReport {

@@ -4,6 +4,7 @@
 #include "Analysis/AstQueries.h"
 #include "Analysis/EditPoints.h"
 #include "Decide/BlockScope.h"
+#include "Decide/SharedMatch.h"
 #include "Decide/VariantChoice.h"
 #include "Emit/BatchType.h"
 #include "Emit/CursorEdits.h"
@@ -70,9 +71,10 @@ public:
 
   EditList &edits() { return Edits; }
 
-  /// The group's edits; fills the slot and size texts.
-  void plan(SiteGroup &G, unsigned K, unsigned TableIndex, PlannedEdits &Out,
-            VariantDecision *D) {
+  /// The group's edits; fills the slot and size texts. \p Chain: the
+  /// group's shared-match chain (SharedMatch.h), 0 for none.
+  void plan(SiteGroup &G, unsigned K, unsigned TableIndex, unsigned Chain,
+            PlannedEdits &Out, VariantDecision *D) {
     Table = tableOf(fileOf(G));
     std::string Batch = "distwar_batch" + std::to_string(K);
     std::string Size = planSlots(G, Batch, Out);
@@ -95,11 +97,29 @@ public:
     Edits.add(Where.statementBegin(G.First), 0,
               batchTypeOf(G, AddrOf.has_value(), Size) + " " + Batch + "; ",
               RankBatch);
+    std::string Peers = Chain ? keptPeers(G, K, Chain) : "";
     Edits.add(Where.afterStatement(G.Last), 0,
               " ::distwar::reduceSerial(" + Batch + ", " +
                   Sites[G.Sites.front()].KeyText + ", " +
-                  threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "") + ");",
+                  threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "") +
+                  Peers + ");",
               endRank(G));
+  }
+
+  /// The last argument of a serial reduction in a shared-match chain: the
+  /// chain's first serial group declares its KeptPeers and keeps its match
+  /// there, later ones reuse it (a group of the chain that went to the
+  /// block strategy takes no part).
+  std::string keptPeers(SiteGroup &G, unsigned K, unsigned Chain) {
+    auto [It, New] = ChainPeers.try_emplace(Chain);
+    if (!New) {
+      G.SharesMatchWith = It->second.Group;
+      return ", ::distwar::reusePeers(" + It->second.Var + ")";
+    }
+    It->second = {"distwar_peers" + std::to_string(K), G.Name};
+    Edits.add(Where.statementBegin(G.First), 0,
+              "::distwar::KeptPeers " + It->second.Var + "; ", RankBatch);
+    return ", ::distwar::keepPeers(" + It->second.Var + ")";
   }
 
   /// The braces around a loop body written without them, which is the
@@ -542,6 +562,11 @@ private:
   std::map<FileID, unsigned> Cursors;
   /// The live flag of each loop body whose groups share one.
   std::map<const Stmt *, std::string> LiveNames;
+  /// Per shared-match chain, its KeptPeers and the group that declared it.
+  struct ChainHead {
+    std::string Var, Group;
+  };
+  std::map<unsigned, ChainHead> ChainPeers;
   EditPoints Where;
   bool BlockAllowed;
 };
@@ -585,6 +610,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
     if (!isa<CompoundStmt>(Groups[I].Scope))
       LastInBody[Groups[I].Scope] = I;
   std::map<const FunctionDecl *, unsigned> PerFunction;
+  std::vector<unsigned> Chains = sharedMatchChains(Sites, Groups, Decisions);
   // Each file has its own table (GENERATED_CODE.md, 2b).
   std::map<FileID, std::vector<std::string>> Names;
   std::map<FileID, std::vector<int>> Initial;
@@ -595,7 +621,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
     G.Name = P.namePrefix(File) + Sites[G.Sites.front()].FunctionName + "#" +
              std::to_string(K);
     std::vector<std::string> &FileNames = Names[File];
-    P.plan(G, K, FileNames.size(), Out,
+    P.plan(G, K, FileNames.size(), Chains[I], Out,
            Decisions ? &(*Decisions)[I] : nullptr);
     if (auto It = LastInBody.find(G.Scope);
         It != LastInBody.end() && It->second == I)

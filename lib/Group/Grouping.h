@@ -42,6 +42,9 @@ struct SiteGroup {
   /// Why the group is left alone (None: batched), and where that is.
   Verdict Why;
   std::string Name; ///< "<function>#k" once batched
+  /// The group whose key match this serial group reuses when the same lanes
+  /// call it (distwar::reusePeers), or "".
+  std::string SharesMatchWith;
   /// Batched with the block strategy (a table in shared memory for the
   /// whole thread block, chosen at run time among block, warp and plain).
   bool Block = false;

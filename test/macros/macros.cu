@@ -57,9 +57,11 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
     // CHECK: id,
     // CHECK: DISTWAR_SITE_THRESHOLD(
     // CHECK: distwar_sites_macros_cu,
-    // CHECK: 0));
+    // CHECK: 0),
+    // CHECK: ::distwar::keepPeers(distwar_peers0));
     atomicAdd(AT(g.rad, id), r);
-    // An integer counter through a macro: its own, exact, integer batch.
+    // An integer counter through a macro: its own, exact, integer batch,
+    // which reuses the float batch's key match.
     // CHECK: ::distwar::Batch<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
     // CHECK: distwar_batch1.set(0, (&g.hits[id]), (1));
     // CHECK: ::distwar::reduceSerial(
@@ -67,7 +69,8 @@ __global__ void spheres(const Grads g, const int *ids, float3 d, float r,
     // CHECK: id,
     // CHECK: DISTWAR_SITE_THRESHOLD(
     // CHECK: distwar_sites_macros_cu,
-    // CHECK: 1));
+    // CHECK: 1),
+    // CHECK: ::distwar::reusePeers(distwar_peers0));
     ATOMICADD(&g.hits[id], 1);
   }
 }

@@ -5,8 +5,10 @@
 
 __global__ void counters(int *hits, unsigned *uhits,
                          unsigned long long *bytes, double *acc, int id) {
-  // One group per element type.
+  // One group per element type; all four have the key `id`, which never
+  // changes, so the later ones reuse the first one's key match.
   // CHECK: ::distwar::Fields<int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0;
+  // CHECK: ::distwar::KeptPeers distwar_peers0;
   // CHECK: distwar_batch0.set(0, &hits[id], 1);
   // CHECK: ::distwar::reduceSerial(
   // CHECK: distwar_batch0,
@@ -19,7 +21,8 @@ __global__ void counters(int *hits, unsigned *uhits,
   // CHECK: if (distwar_slot == 0)
   // CHECK: return &hits[id];
   // CHECK: return nullptr;
-  // CHECK: });
+  // CHECK: },
+  // CHECK: ::distwar::keepPeers(distwar_peers0));
   atomicAdd(&hits[id], 1);
   // CHECK: ::distwar::Fields<unsigned int, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
   // CHECK: distwar_batch1.set(0, &uhits[id], 2u);
@@ -34,7 +37,8 @@ __global__ void counters(int *hits, unsigned *uhits,
   // CHECK: if (distwar_slot == 0)
   // CHECK: return &uhits[id];
   // CHECK: return nullptr;
-  // CHECK: });
+  // CHECK: },
+  // CHECK: ::distwar::reusePeers(distwar_peers0));
   atomicAdd(&uhits[id], 2u);
   // CHECK: ::distwar::Fields<unsigned long long,
   // CHECK: 1,
@@ -53,7 +57,8 @@ __global__ void counters(int *hits, unsigned *uhits,
   // CHECK: if (distwar_slot == 0)
   // CHECK: return &bytes[id];
   // CHECK: return nullptr;
-  // CHECK: });
+  // CHECK: },
+  // CHECK: ::distwar::reusePeers(distwar_peers0));
   atomicAdd(&bytes[id], 4ull);
   // CHECK: ::distwar::Fields<double, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch3;
   // CHECK: distwar_batch3.set(0, &acc[id], 0.5);
@@ -68,6 +73,7 @@ __global__ void counters(int *hits, unsigned *uhits,
   // CHECK: if (distwar_slot == 0)
   // CHECK: return &acc[id];
   // CHECK: return nullptr;
-  // CHECK: });
+  // CHECK: },
+  // CHECK: ::distwar::reusePeers(distwar_peers0));
   atomicAdd(&acc[id], 0.5);
 }

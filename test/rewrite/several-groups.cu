@@ -10,6 +10,8 @@ __global__ void pairs(const int2 *edges, int n, float *dpos, int *count,
     const int a = edges[e].x;
     const int b = edges[e].y;
     // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+    // The int counter of `a` below reuses this group's key match.
+    // CHECK: ::distwar::KeptPeers distwar_peers0;
     // CHECK: distwar_batch0.set(0, &dpos[a * 2 + 0], w);
     atomicAdd(&dpos[a * 2 + 0], w);
     // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch1;
@@ -29,7 +31,8 @@ __global__ void pairs(const int2 *edges, int n, float *dpos, int *count,
     // CHECK: if (distwar_slot == 1)
     // CHECK: return &dpos[a * 2 + 1];
     // CHECK: return nullptr;
-    // CHECK: });
+    // CHECK: },
+    // CHECK: ::distwar::keepPeers(distwar_peers0));
     atomicAdd(&dpos[a * 2 + 1], w);
     // CHECK: distwar_batch1.set(1, &dpos[b * 2 + 1], -w);
     // CHECK: ::distwar::reduceSerial(
@@ -60,11 +63,12 @@ __global__ void pairs(const int2 *edges, int n, float *dpos, int *count,
     // CHECK: if (distwar_slot == 0)
     // CHECK: return &count[a];
     // CHECK: return nullptr;
-    // CHECK: });
+    // CHECK: },
+    // CHECK: ::distwar::reusePeers(distwar_peers0));
     atomicAdd(&count[a], 1);
   }
 }
 
 // REPORT: group pairs#0: batched (serial) key=a type=float sites=2 slots=2
 // REPORT: group pairs#1: batched (serial) key=b type=float sites=2 slots=2
-// REPORT: group pairs#2: batched (serial) key=a type=int sites=1 slots=1
+// REPORT: group pairs#2: batched (serial) key=a type=int sites=1 slots=1 match-of=pairs#0

@@ -114,6 +114,32 @@ struct ScatterLeader {
 /// two translation units give one entity different meanings.
 using DefaultStrategy = strategy::ScatterLeader;
 
+/// The key groups a serial reduction matched, kept for a later one with the
+/// same key (see reduceSerial with keepPeers / reusePeers). Declared where
+/// the first of those reductions begins, so that each pass through that
+/// block starts with nothing kept.
+struct KeptPeers {
+  /// The lanes that called the keeping reduction together; 0: none kept.
+  unsigned mask = 0;
+  /// This lane's key group among them.
+  unsigned peers = 0;
+};
+
+namespace detail {
+/// How a reduction uses a KeptPeers: Reuse tries its groups first.
+template <bool Reuse> struct PeersUse { KeptPeers &kept; };
+} // namespace detail
+
+/// The reduction keeps its key groups in \p kept.
+__device__ __forceinline__ detail::PeersUse<false> keepPeers(KeptPeers &kept) {
+  return {kept};
+}
+
+/// The reduction reuses the groups in \p kept when the same lanes call it.
+__device__ __forceinline__ detail::PeersUse<true> reusePeers(KeptPeers &kept) {
+  return {kept};
+}
+
 namespace detail {
 template <typename S> struct IsStrategy : std::false_type {};
 template <> struct IsStrategy<strategy::Leader> : std::true_type {};
@@ -572,22 +598,34 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
   }
 }
 
-template <typename S, typename B, typename A, typename Key, typename Threshold>
+/// The match of a serial reduction that keeps no peers: every call matches.
+struct MatchEachTime {
+  template <typename M>
+  __device__ __forceinline__ unsigned match(unsigned mask, M key) const {
+    return __match_any_sync(mask, key);
+  }
+  __device__ __forceinline__ void skipped() const {}
+};
+
+template <typename S, typename B, typename A, typename Key, typename Threshold,
+          typename Match = MatchEachTime>
 __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
-                                       const A &addr) {
+                                       const A &addr, Match match = {}) {
   checkStrategy<S>();
   if constexpr (B::kSize == 0) {
     // No field (a channel loop instantiated with no channels): no lane
     // adds anything.
     (void)b, (void)key, (void)threshold, (void)addr;
+    match.skipped();
   } else {
     const unsigned mask = __activemask();
     const int calling = popCount(mask);
     if (!allReach(mask, calling, threshold)) {
+      match.skipped();
       ownAtomics(b, addr);
       return;
     }
-    const unsigned peers = __match_any_sync(mask, matchKey(key));
+    const unsigned peers = match.match(mask, matchKey(key));
     const B shared = sharedPresence(b, peers, true);
     typename B::Type v[B::kSize];
     unpackValues(shared, true, v);
@@ -599,6 +637,34 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
       reduceSegmented<S>(shared, v, addressesOf(addr, shared), mask, peers);
   }
 }
+
+/// The match of a serial reduction through a KeptPeers: Reuse takes the
+/// kept groups when every calling lane kept them at the same calling mask
+/// (and matches afresh otherwise); either way the groups it used are kept.
+template <bool Reuse> struct MatchKept {
+  KeptPeers &kept;
+  template <typename M>
+  __device__ __forceinline__ unsigned match(unsigned mask, M key) const {
+    // Each lane keeps the mask of its latest keeping call. When all lanes of
+    // `mask` kept `mask`, that was one call that all of them made together
+    // (a lane in a later one would have kept a mask without the others),
+    // so every lane's peers come from the same match over these lanes, and
+    // the key, which the rewriter proved unchanged since, still groups them
+    // so. The vote makes the choice the same in every calling lane.
+    if (Reuse && __all_sync(mask, kept.mask == mask))
+      return kept.peers;
+    const unsigned peers = __match_any_sync(mask, key);
+    kept.mask = mask;
+    kept.peers = peers;
+    return peers;
+  }
+  /// A call that matched nothing: a keeping call leaves nothing to reuse; a
+  /// reusing one leaves the groups it was given for later calls.
+  __device__ __forceinline__ void skipped() const {
+    if (!Reuse)
+      kept.mask = 0;
+  }
+};
 
 template <typename B, typename A>
 __device__ __forceinline__ void plain(const B &b, const A &addr) {
@@ -648,6 +714,33 @@ __device__ __forceinline__ void reduceSerial(const Fields<T, N, R...> &f,
                                              Key key, Threshold threshold,
                                              const AddrOf &addrOf) {
   detail::serial<S>(f, key, threshold, addrOf);
+}
+
+/// As reduceSerial, keeping the key groups it matches in \p use
+/// (keepPeers(kept)) or first trying the groups an earlier call kept
+/// (reusePeers(kept)). distwar-rewrite gives one KeptPeers to consecutive
+/// serial groups of one block with one key variable that does not change
+/// (a primitive's float gradients and its int counter): the later calls skip
+/// their match when the same lanes call them. Which lanes call is checked at
+/// run time; that the key is the same is the caller's promise.
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename Threshold, bool Reuse>
+__device__ __forceinline__ void reduceSerial(const Batch<T, N, R...> &b,
+                                             Key key, Threshold threshold,
+                                             detail::PeersUse<Reuse> use) {
+  detail::serial<S>(b, key, threshold,
+                    detail::BatchAddress<Batch<T, N, R...>>{b},
+                    detail::MatchKept<Reuse>{use.kept});
+}
+
+/// As the KeptPeers reduceSerial, with deferred addresses.
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename Threshold, typename AddrOf, bool Reuse>
+__device__ __forceinline__ void
+reduceSerial(const Fields<T, N, R...> &f, Key key, Threshold threshold,
+             const AddrOf &addrOf, detail::PeersUse<Reuse> use) {
+  detail::serial<S>(f, key, threshold, addrOf,
+                    detail::MatchKept<Reuse>{use.kept});
 }
 
 /// Every lane of the warp is meant to call; inactive lanes pass

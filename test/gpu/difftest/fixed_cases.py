@@ -5,7 +5,8 @@ j2: one butterfly joined across per-lane continues; j3: an offset added
 after the key; j4: tensor-accessor elements keyed by their address; j5: pointers
 passed whole; j6, j7: the block strategy, which needs `__restrict__` inputs
 and which the generated kernels, reading a plain `const float *thr`, never
-get; j8: a primitive's run-time channels keyed by their addresses). Each of r1-d6 was
+get; j8: a primitive's run-time channels keyed by their addresses; j9: an
+int counter reusing its primitive's key match). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -325,6 +326,24 @@ CASES = [
       "    const float v = x[tid * DT_TRIPS + j];",
       "    if (v > 0.25f)",
       "      addChannels(gc, id, nc, v);",
+      "  }"]),
+    # j9: a primitive's float gradients and its int counter, one const key
+    # shared by quarter-warps, a per-lane branch between the two groups:
+    # the counter reuses the float group's key match when the same lanes
+    # reach it (KeptPeers).
+    ("j9", ["key-mixed", "lane-cond-field", "mixed-types"], [],
+     grads("ga", "gb") + [("int *gn", "atomic", "int", "DT_KEYS"), IDS, X, N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const int id = ids[(j + (int)(threadIdx.x % 32) / 4) % DT_IDS];",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    atomicAdd(&ga[id], v);",
+      "    if (v > 0.5f)",
+      "      atomicAdd(&gb[id], v * v);",
+      "    float s = v;",
+      "    if (v < 0.25f)",
+      "      s = sqrtf(v) + 1.f;",
+      "    atomicAdd(&gn[id], 1);",
+      "    atomicAdd(&ga[(id + 1) % DT_KEYS], s);",
       "  }"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)

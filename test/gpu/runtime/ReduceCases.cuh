@@ -1,10 +1,10 @@
 //===- ReduceCases.cuh - One reduction case against a CPU sum ---*- C++ -*-===//
 //
-// The cases of ReduceTest.cu, by element type: each reduction (serial,
-// butterfly, butterfly with a uniform key) x strategy x batch size x lane
-// pattern x threshold against a CPU reference sum. Each element type is
-// compiled in a file of its own (ReduceFloat.cu, ...), so that the test's
-// many kernels build in parallel.
+// The cases of ReduceTest.cu, by element type: each reduction (serial, serial
+// through kept key groups, butterfly, butterfly with a uniform key) x strategy
+// x batch size x lane pattern x threshold against a CPU reference sum. Each
+// element type is compiled in a file of its own (ReduceFloat.cu, ...), so that
+// the test's many kernels build in parallel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,7 @@ namespace strategy = distwar::strategy;
 
 
 enum Flags : unsigned char { kActive = 1, kExit = 2, kSplit = 4 };
-enum class Variant { kPlain, kSerial, kButterfly, kUniform };
+enum class Variant { kPlain, kSerial, kKept, kButterfly, kUniform };
 
 constexpr int kWarps = 16;
 constexpr int kThreads = kWarps * 32;
@@ -59,6 +59,27 @@ __host__ __device__ inline bool laneSets(int i, int k) {
 /// Stands for "no addrOf": the Batch form's own addresses are used.
 struct NoAddrOf {};
 
+/// The serial reduction through kept key groups, as distwar-rewrite emits
+/// it for two groups of one key: a first reduction (of a batch that sets
+/// nothing here) keeps its match, the batch under test reuses it. At 16 the
+/// first one's own value is 33, so it keeps nothing and the second matches.
+/// Odd lanes sleep in between, so the second call may come with other lanes.
+template <typename S, typename B, typename Key, typename AddrOf>
+__device__ __forceinline__ void reduceKept(const B &b, Key key, int threshold,
+                                           const AddrOf &addrOf) {
+  distwar::KeptPeers kept;
+  distwar::Batch<typename B::Type, 1> nothing;
+  distwar::reduceSerial<S>(nothing, key, threshold == 16 ? 33 : threshold,
+                           distwar::keepPeers(kept));
+  if (threadIdx.x & 1)
+    __nanosleep(50);
+  if constexpr (std::is_same<AddrOf, NoAddrOf>::value)
+    distwar::reduceSerial<S>(b, key, threshold, distwar::reusePeers(kept));
+  else
+    distwar::reduceSerial<S>(b, key, threshold, addrOf,
+                             distwar::reusePeers(kept));
+}
+
 template <Variant V, typename S, typename B, typename Key, typename AddrOf>
 __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
                                           int threshold, const AddrOf &addrOf) {
@@ -69,6 +90,9 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
     } else if constexpr (V == Variant::kSerial) {
       if (active)
         distwar::reduceSerial<S>(b, key, threshold);
+    } else if constexpr (V == Variant::kKept) {
+      if (active)
+        reduceKept<S>(b, key, threshold, addrOf);
     } else if constexpr (V == Variant::kButterfly) {
       distwar::reduceButterfly<S>(b, active, key, threshold);
     } else {
@@ -81,6 +105,9 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
     } else if constexpr (V == Variant::kSerial) {
       if (active)
         distwar::reduceSerial<S>(b, key, threshold, addrOf);
+    } else if constexpr (V == Variant::kKept) {
+      if (active)
+        reduceKept<S>(b, key, threshold, addrOf);
     } else if constexpr (V == Variant::kButterfly) {
       distwar::reduceButterfly<S>(b, active, key, threshold, addrOf);
     } else {
@@ -218,6 +245,7 @@ template <typename T> const char *typeName() {
 inline const char *variantName(Variant v) {
   return v == Variant::kPlain       ? "plain"
          : v == Variant::kSerial    ? "serial"
+         : v == Variant::kKept      ? "serial, kept peers"
          : v == Variant::kButterfly ? "butterfly"
                                     : "uniform";
 }
@@ -338,6 +366,7 @@ template <typename T, int N, typename... Strategies>
 void runEveryStrategy(gpucheck::Tally &tally, std::mt19937 &rng,
                       const Options &opt) {
   (runCase<Variant::kSerial, Strategies, T, N>(tally, rng, opt), ...);
+  (runCase<Variant::kKept, Strategies, T, N>(tally, rng, opt), ...);
   (runCase<Variant::kButterfly, Strategies, T, N>(tally, rng, opt), ...);
   (runCase<Variant::kUniform, Strategies, T, N>(tally, rng, opt), ...);
 }
@@ -354,6 +383,7 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   runCase<Variant::kSerial, strategy::Leader, T, N, true>(tally, rng, opt);
   runCase<Variant::kSerial, strategy::ScatterLaneK, T, N, true>(tally, rng,
                                                                 opt);
+  runCase<Variant::kKept, strategy::ScatterLeader, T, N, true>(tally, rng, opt);
   runCase<Variant::kButterfly, strategy::Leader, T, N, true>(tally, rng, opt);
   runCase<Variant::kButterfly, strategy::TreeLaneK, T, N, true>(tally, rng,
                                                                 opt);
@@ -398,6 +428,10 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
     runCase<Variant::kUniform, strategy::TreeLaneK, T, N, true, false, true>(
         tally, rng, opt);
     runCase<Variant::kSerial, strategy::TreeLaneK, T, N, false, false, true>(
+        tally, rng, opt);
+    runCase<Variant::kKept, strategy::ScatterLeader, T, N, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kKept, strategy::Leader, T, N, false, false, true>(
         tally, rng, opt);
   }
 }
