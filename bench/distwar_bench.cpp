@@ -6,10 +6,14 @@
 // tables, coalescing; spheres and textures), and the no-atomic floor,
 // interleaved in one process;
 // counts active lanes per warp at the atomics; times forward + backward per
-// iteration. Prints a table and writes JSON (see RESULTS.md for the method).
+// iteration. Last, after every timed run, reads each variant's kernels from a
+// capture of one launch (kernel_resources.h: registers, local memory, shared
+// memory, threads and resident blocks per SM, occupancy). Prints tables and
+// writes JSON (see RESULTS.md for the method).
 //
 //   distwar_bench [--out results.json] [--reps 7] [--cases a,b,...] [--list]
 #include "count_registry.h"
+#include "kernel_resources.h"
 #include "kernel_variants.h"
 #include "tiles.h"
 
@@ -52,11 +56,12 @@ template <typename T> Output output(DeviceBuffer<T> &b) {
 // One scene of one workload, resident on the GPU.
 struct Case {
   std::string workload, preset, details;
-  std::function<void()> zero;                            // gradients
-  std::function<void(const BackwardVariant &)> backward; // one launch
-  std::function<void()> forward;                         // incl. binning
-  std::function<bool(const BackwardVariant &)> has;      // variant exists
-  std::vector<Output> outputs;                           // backward writes
+  std::function<void()> zero; // gradients
+  // One launch of the variant's backward on the stream.
+  std::function<void(const BackwardVariant &, cudaStream_t)> backward;
+  std::function<void()> forward;                    // incl. binning
+  std::function<bool(const BackwardVariant &)> has; // variant exists
+  std::vector<Output> outputs;                      // backward writes
 };
 
 std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
@@ -76,8 +81,8 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
     details << d->P << " Gaussians, " << d->W << "x" << d->H << ", "
             << double(d->bins.num_rendered) / (grid.x * grid.y) << " per tile";
     c->zero = [d] { d->zeroGradients(); };
-    c->backward = [d](const BackwardVariant &v) {
-      v.gaussian(d->backwardArgs(false), 0);
+    c->backward = [d](const BackwardVariant &v, cudaStream_t s) {
+      v.gaussian(d->backwardArgs(false), s);
     };
     c->has = [](const BackwardVariant &v) { return v.gaussian != nullptr; };
     c->outputs = {output(d->dL_dmean2D), output(d->dL_dconic2D),
@@ -94,8 +99,8 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
     details << d->P << " spheres, " << d->W << "x" << d->H
             << (d->cam.orthogonal ? ", orthogonal" : ", perspective");
     c->zero = [d] { d->zeroGradients(); };
-    c->backward = [d](const BackwardVariant &v) {
-      v.sphere(d->backwardArgs(), 0);
+    c->backward = [d](const BackwardVariant &v, cudaStream_t s) {
+      v.sphere(d->backwardArgs(), s);
     };
     c->has = [](const BackwardVariant &v) { return v.sphere != nullptr; };
     c->outputs = {output(d->grad_pos),     output(d->grad_rad),
@@ -116,11 +121,11 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
               << d->costheta_cutoff;
     const bool diffuse = workload == "diffuse";
     c->zero = [d] { d->zeroGradients(); };
-    c->backward = [d, diffuse](const BackwardVariant &v) {
+    c->backward = [d, diffuse](const BackwardVariant &v, cudaStream_t s) {
       if (diffuse)
-        v.diffuse(d->diffuseParams(), 0);
+        v.diffuse(d->diffuseParams(), s);
       else
-        v.specular(d->specularParams(), 0);
+        v.specular(d->specularParams(), s);
     };
     c->has = [diffuse](const BackwardVariant &v) {
       return (diffuse ? v.diffuse != nullptr : v.specular != nullptr);
@@ -138,7 +143,9 @@ std::unique_ptr<Case> makeCase(const std::string &name, uint64_t seed) {
     details << "texture " << d->texWidth << "x" << d->texHeight << ", image "
             << d->imgWidth << "x" << d->imgHeight;
     c->zero = [d] { d->zeroGradients(); };
-    c->backward = [d](const BackwardVariant &v) { v.texture(d->params(), 0); };
+    c->backward = [d](const BackwardVariant &v, cudaStream_t s) {
+      v.texture(d->params(), s);
+    };
     c->has = [](const BackwardVariant &v) { return v.texture != nullptr; };
     c->outputs = {output(d->gradTex), output(d->gradUV)};
     c->forward = [d] { d->forward(); };
@@ -249,11 +256,106 @@ std::string percent(double share) {
 std::string jsonString(const std::string &s) {
   std::string out = "\"";
   for (char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      // Control characters (in an error message, say) must be escaped.
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+      out += buf;
+      continue;
+    }
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;
   }
   return out + "\"";
+}
+
+// The kernels of one launch of a variant's backward (kernel_resources.h).
+struct VariantResources {
+  const BackwardVariant *variant;
+  dwk_bench::LaunchResources launch;
+};
+
+// Every variant of the case but the counting one (instrumentation, never
+// timed). Freezes the search of the rewritten launchers' LaunchTuners.
+std::vector<VariantResources> queryResources(const Case &c) {
+  std::vector<VariantResources> all;
+  for (const BackwardVariant &v : backwardVariants())
+    if (!v.is("counted") && c.has(v))
+      all.push_back({&v, dwk_bench::queryLaunchResources(
+                             [&](cudaStream_t s) { c.backward(v, s); })});
+  return all;
+}
+
+// One table line per kernel (the kernel's position after the variant's name
+// where a launch has several), and one for the variant's error.
+void printResources(const std::string &name,
+                    const std::vector<VariantResources> &all) {
+  for (const VariantResources &r : all) {
+    const std::vector<dwk_bench::KernelResources> &kernels = r.launch.kernels;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const dwk_bench::KernelResources &k = kernels[i];
+      std::string variant = r.variant->name;
+      if (kernels.size() > 1)
+        variant += "#" + std::to_string(i);
+      if (!k.error.empty()) {
+        std::printf("%-30s %-24s error: %s\n", name.c_str(), variant.c_str(),
+                    k.error.c_str());
+        continue;
+      }
+      std::string shared = std::to_string(k.sharedBytes);
+      if (k.dynamicSharedBytes)
+        shared += "+" + std::to_string(k.dynamicSharedBytes);
+      std::printf("%-30s %-24s %4d %6zu %9s %7d %9d %9s\n", name.c_str(),
+                  variant.c_str(), k.registers, k.localBytes, shared.c_str(),
+                  k.threads, k.blocksPerSM, percent(k.occupancy).c_str());
+    }
+    if (!r.launch.error.empty())
+      std::printf("%-30s %-24s error: %s\n", name.c_str(), r.variant->name,
+                  r.launch.error.c_str());
+  }
+}
+
+// One kernel of a launch, as a JSON object.
+std::string kernelJson(size_t position, const dwk_bench::KernelResources &k) {
+  std::ostringstream json;
+  json << "{\"position\": " << position;
+  if (!k.name.empty())
+    json << ", \"name\": " << jsonString(k.name);
+  if (!k.error.empty())
+    json << ", \"threads\": " << k.threads
+         << ", \"error\": " << jsonString(k.error);
+  else
+    json << ", \"registers\": " << k.registers
+         << ", \"local_bytes\": " << k.localBytes
+         << ", \"shared_bytes\": " << k.sharedBytes
+         << ", \"dynamic_shared_bytes\": " << k.dynamicSharedBytes
+         << ", \"threads\": " << k.threads
+         << ", \"blocks_per_sm\": " << k.blocksPerSM
+         << ", \"occupancy\": " << k.occupancy;
+  return json.str() + "}";
+}
+
+// {variant: {"kernels": [...], "error": "..."}}, each member where it applies.
+std::string resourcesJson(const std::vector<VariantResources> &all) {
+  std::ostringstream json;
+  json << "{";
+  for (size_t i = 0; i < all.size(); ++i) {
+    const dwk_bench::LaunchResources &r = all[i].launch;
+    json << (i ? "," : "") << "\n       " << jsonString(all[i].variant->name)
+         << ": {";
+    if (!r.kernels.empty()) {
+      json << "\"kernels\": [";
+      for (size_t k = 0; k < r.kernels.size(); ++k)
+        json << (k ? ", " : "") << kernelJson(k, r.kernels[k]);
+      json << "]";
+    }
+    if (!r.error.empty())
+      json << (r.kernels.empty() ? "" : ", ")
+           << "\"error\": " << jsonString(r.error);
+    json << "}";
+  }
+  return json.str() + "}";
 }
 
 } // namespace
@@ -326,6 +428,10 @@ int main(int argc, char **argv) {
               "tuner search ms, vs direct");
 
   bool first_case = true;
+  // Per case, the JSON since the previous case (the file's head before the
+  // first), up to the last member of the case's object: the kernel
+  // resources, read after all timing, close it.
+  std::vector<std::string> open_cases;
   for (const std::string &name : cases) {
     std::unique_ptr<Case> c = makeCase(name, seed);
     if (!c) {
@@ -378,12 +484,12 @@ int main(int argc, char **argv) {
           setThreshold(*r.variant, st.threshold);
         c->zero();
         return timer.time([&] {
-          r.tuner->run(0, outputs, [&] { c->backward(*r.variant); });
+          r.tuner->run(0, outputs, [&] { c->backward(*r.variant, 0); });
         });
       }
 #endif
       c->zero();
-      return timer.time([&] { c->backward(*r.variant); });
+      return timer.time([&] { c->backward(*r.variant, 0); });
     });
     const double t_plain = runs[0].median();
     const double t_floor = floor ? runs[1].median() : 0;
@@ -432,7 +538,7 @@ int main(int argc, char **argv) {
       return timer.time([&] {
         c->forward();
         c->zero();
-        c->backward(*run.variant);
+        c->backward(*run.variant, 0);
       });
     });
 
@@ -441,7 +547,7 @@ int main(int argc, char **argv) {
     if (counted) {
       dwk_count::readAll(true);
       c->zero();
-      c->backward(*counted);
+      c->backward(*counted, 0);
       DWK_CHECK(cudaDeviceSynchronize());
       h = dwk_count::readAll(true);
     }
@@ -539,8 +645,7 @@ int main(int argc, char **argv) {
            << jsonString(fixed[k]->name)
            << ": {\"label\": " << jsonString(fixed[k]->label())
            << ", \"hand_written\": true, \"best_threshold\": -1"
-           << ", \"best_ms\": " << ms
-           << ", \"best_speedup\": " << t_plain / ms
+           << ", \"best_ms\": " << ms << ", \"best_speedup\": " << t_plain / ms
            << ", \"best_gap_closed\": " << jsonNumber(gap(ms)) << "}";
     }
     json << "},\n     \"end_to_end_ms\": {";
@@ -587,7 +692,26 @@ int main(int argc, char **argv) {
       }
       json << "]";
     }
-    json << "}";
+    open_cases.push_back(json.str());
+    json.str("");
+  }
+
+  // Kernel resources last: a capture stops the search of a rewritten
+  // launcher's LaunchTuner for good (distwar/launch.h), and every case of a
+  // workload shares its state. The scenes are made again (the same for the
+  // seed) rather than all kept resident.
+  std::printf("\nkernel resources, from one launch captured, not run: per "
+              "thread registers and local bytes,\nper block static(+dynamic) "
+              "shared bytes and threads, resident blocks per SM, theoretical "
+              "occupancy\n");
+  std::printf("%-30s %-24s %4s %6s %9s %7s %9s %9s\n", "case", "variant",
+              "regs", "local", "shared", "threads", "blocks/SM", "occupancy");
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::unique_ptr<Case> c = makeCase(cases[i], seed);
+    const std::vector<VariantResources> resources = queryResources(*c);
+    printResources(cases[i], resources);
+    json << open_cases[i]
+         << ",\n     \"resources\": " << resourcesJson(resources) << "}";
   }
   json << "\n  ]\n}\n";
   if (!out_path.empty()) {

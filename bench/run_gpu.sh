@@ -6,7 +6,9 @@
 #
 # <pregenerated-dir>: the `distwar-pregenerate` output of a build with the
 # tool (build/pregenerated), holding distwar_kernels_bwd_<variant>/...
-# Writes <out-dir>/{test.log,bench.log,bench.json} and the plots.
+# Writes <out-dir>/{test.log,bench.log,bench.json} and the plots. bench.log ends
+# with each variant's kernel resources (registers, spills, occupancy):
+# `bench/table.py --resources <out-dir>/bench.json` tabulates them.
 # DISTWAR_GPU_CMAKE_ARGS: extra configure arguments (e.g.
 # -DDISTWAR_KERNEL_STRATEGY_VARIANTS= to skip the auto_s<n> builds).
 set -euo pipefail
