@@ -542,6 +542,34 @@ __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
   }
 }
 
+/// Sums 32-bit integer fields over each key group (`peers`) with one
+/// __reduce_add_sync per field (sm_80 and newer): every lane of a group gets
+/// every sum, exact and wrapping as the atomics would. Returns false (and
+/// does nothing) for other types and older GPUs, which take the trees.
+/// Lanes of different groups call with different masks, each naming exactly
+/// its own group, as cooperative groups' reduce over a labeled partition.
+template <typename S, typename B, typename A, typename T, int N>
+__device__ __forceinline__ bool reduceIntGroups(const B &b, T (&v)[N],
+                                                const A &addr, unsigned peers) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_integral<T>::value && sizeof(T) == 4) {
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      v[i] = __reduce_add_sync(peers, v[i]);
+    const int rank = popCount(peers & laneMaskLt());
+    if constexpr (S::kLeaderIssues) {
+      if (rank == 0)
+        plainAtomics(b, addr, v);
+    } else {
+      issueStrided(b, rank, popCount(peers), addr, v);
+    }
+    return true;
+  }
+#endif
+  (void)b, (void)v, (void)addr, (void)peers;
+  return false;
+}
+
 /// Whether a full warp's butterfly call reduces (all 32 lanes present): at
 /// least `threshold` lanes are active (`ballot`) and, with CheckKey, every
 /// active lane's key equals the first active lane's. The same in every lane.
@@ -629,6 +657,8 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
     const B shared = sharedPresence(b, peers, true);
     typename B::Type v[B::kSize];
     unpackValues(shared, true, v);
+    if (reduceIntGroups<S>(shared, v, addressesOf(addr, shared), peers))
+      return;
     // One key over the whole warp is the butterfly's case: every lane agrees on
     // it (peers is the same full mask in all of them).
     if (peers == kFullMask)
