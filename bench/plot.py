@@ -97,11 +97,14 @@ def plot_gap(results, out_dir):
     names, bars = gap_bars(results)
     width = 0.8 / max(1, len(bars))
     fig, ax = plt.subplots(figsize=(min(16, 3 + 0.8 * len(names)), 5))
+    # More variants than the default cycle's ten colours would repeat one.
+    colours = plt.get_cmap("tab20").colors
     for k, (label, values) in enumerate(bars.items()):
         xs = [i + (k - (len(bars) - 1) / 2) * width
               for i, v in enumerate(values) if v is not None]
         ys = [v for v in values if v is not None]
-        ax.bar(xs, ys, width, label=textwrap.fill(label, 48))
+        ax.bar(xs, ys, width, label=textwrap.fill(label, 48),
+               color=colours[k % len(colours)])
     ax.axhline(0, color="gray", lw=0.8)
     ax.axhline(1, color="k", ls="--", lw=0.8, label="no-atomic floor")
     ax.set_ylim(bottom=max(-0.5, ax.get_ylim()[0]))
