@@ -21,10 +21,12 @@ namespace distwar {
 
 /// Per group, the chain of serial groups that may share one match: groups
 /// of one block, one after another (each region ends before the next
-/// begins), whose key is one local variable or parameter that the function
-/// never changes after its initialisation. 0 for a group in no chain of two
-/// or more; chains are numbered from 1. \p Decisions: each group's variant
-/// (null: every group serial).
+/// begins), whose key is one local variable or parameter that only
+/// statements naming it change (its address never taken, no non-const
+/// reference to it) and that no statement from the chain's first group to
+/// its last assigns. 0 for a group in no chain of two or more; chains are
+/// numbered from 1. \p Decisions: each group's variant (null: every group
+/// serial).
 std::vector<unsigned>
 sharedMatchChains(const std::vector<AtomicSite> &Sites,
                   const std::vector<SiteGroup> &Groups,

@@ -1,9 +1,9 @@
 // Serial groups one after another in one block, keyed by one variable that
-// never changes after its initialisation (a float batch and an int counter
-// of one primitive), share one key match: the first keeps it in a
-// KeptPeers, the later ones reuse it when the same lanes call them (checked
-// at run time). Where the key may change in between, or the groups lie in
-// different blocks, each group matches on its own.
+// nothing assigns from the first group to the last (a float batch and an
+// int counter of one primitive), share one key match: the first keeps it in
+// a KeptPeers, the later ones reuse it when the same lanes call them
+// (checked at run time). Where the key may change in between, or the groups
+// lie in different blocks, each group matches on its own.
 // RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s < %t.txt
 // RUN: grep -v "^ *//" %t.cu | %FileCheck %s --check-prefix=OUT
@@ -31,23 +31,42 @@ __global__ void chain(const int *ids, float *g, int *hits, double *acc, int n,
   }
 }
 
-// A key that a later statement assigns: no chain, even though the groups
-// come before the assignment (the next pass through the loop would see it).
-// CHECK: group assigned#0: batched (serial) key=id type=float sites=1 slots=1{{$}}
-// CHECK: group assigned#1: batched (serial) key=id type=int sites=1 slots=1{{$}}
+// A key assigned before the groups and after them in each pass (declared
+// without an initialiser, as Pulsar reads its sphere id through a macro):
+// the chain's match is kept anew at each pass's first group, so it chains.
+// CHECK: group assigned#0: batched (serial) key=key type=float sites=1 slots=1{{$}}
+// CHECK: group assigned#1: batched (serial) key=key type=int sites=1 slots=1 match-of=assigned#0{{$}}
 // OUT-LABEL: void assigned(
-// OUT-NOT: Peers
-// OUT-LABEL: void escaped(
+// OUT: ::distwar::keepPeers(distwar_peers0));
+// OUT: ::distwar::reusePeers(distwar_peers0));
+// OUT-LABEL: void between(
 __global__ void assigned(const int *ids, float *g, int *hits, int n, float w) {
   int id = ids[threadIdx.x];
   for (int k = 0; k < n; ++k) {
-    atomicAdd(&g[id], w);
-    atomicAdd(&hits[id], 1);
-    id = ids[id];
+    int key;
+    key = ids[(id + k) % 32];
+    atomicAdd(&g[key], w);
+    atomicAdd(&hits[key], 1);
+    id = ids[key];
   }
 }
 
-// A key whose address escapes: a callee may change it.
+// A key assigned between the groups: each matches.
+// CHECK: group between#0: batched (serial) key=key type=float sites=1 slots=1{{$}}
+// CHECK: group between#1: batched (serial) key=key type=int sites=1 slots=1{{$}}
+// OUT-NOT: Peers
+// OUT-LABEL: void escaped(
+__global__ void between(const int *ids, float *g, int *hits, int n, float w) {
+  for (int k = 0; k < n; ++k) {
+    int key = ids[k];
+    atomicAdd(&g[key], w);
+    key = ids[key];
+    atomicAdd(&hits[key], 1);
+  }
+}
+
+// A key whose address escapes (before the groups): a callee may change it
+// where no statement names it.
 // CHECK: group escaped#0: batched (serial) key=id type=float sites=1 slots=1{{$}}
 // CHECK: group escaped#1: batched (serial) key=id type=int sites=1 slots=1{{$}}
 // OUT-NOT: Peers
