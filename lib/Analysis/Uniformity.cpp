@@ -487,4 +487,27 @@ void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
   Out.push_back(E);
 }
 
+bool UniformityAnalysis::isFunctionOfKey(const Expr *Cond, const Expr *Key) {
+  Cond = Cond->IgnoreParenImpCasts();
+  Key = Key->IgnoreParenImpCasts();
+  llvm::FoldingSetNodeID CondId, KeyId;
+  Cond->Profile(CondId, Ctx, /*Canonical=*/true);
+  Key->Profile(KeyId, Ctx, /*Canonical=*/true);
+  if (CondId == KeyId || isGridUniform(Cond))
+    return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() &&
+           isFunctionOfKey(BO->getLHS(), Key) &&
+           isFunctionOfKey(BO->getRHS(), Key);
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_Deref &&
+           UO->getOpcode() != UO_AddrOf &&
+           isFunctionOfKey(UO->getSubExpr(), Key);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Cond))
+    return isFunctionOfKey(CO->getCond(), Key) &&
+           isFunctionOfKey(CO->getTrueExpr(), Key) &&
+           isFunctionOfKey(CO->getFalseExpr(), Key);
+  return false;
+}
+
 } // namespace distwar

@@ -57,6 +57,11 @@ public:
 
   KeyUniformity classifyKey(const clang::Expr *Key);
 
+  /// True when \p Cond is arithmetic of \p Key (the same expression) and
+  /// grid-uniform values (`tc[0] >= 0` for key `tc[0]`): lanes whose keys
+  /// are equal where it is evaluated take the same branch.
+  bool isFunctionOfKey(const clang::Expr *Cond, const clang::Expr *Key);
+
   /// The parent statement of \p S (null at the top).
   const clang::Stmt *parentOf(const clang::Stmt *S);
 

@@ -41,8 +41,9 @@ const Stmt *findIterationExit(const SiteGroup &G,
 }
 
 /// Between the site and the group's block only blocks, the site's own
-/// channel loop, ifs on grid-uniform conditions (conditional fields: the
-/// slot keeps a null address when the field is not written) and the group's
+/// channel loop, ifs on grid-uniform conditions or on the key alone
+/// (conditional fields: the slot keeps a null address when the field is not
+/// written, the same in every lane of one key) and the group's
 /// lane-dependent ifs (LaneSet fields) may lie; anything else makes the site
 /// conditional. Returns that statement, or null when the site is not
 /// conditional.
@@ -61,7 +62,9 @@ static const Stmt *conditionOver(const AtomicSite &S, const SiteGroup &G,
       continue;
     if (const auto *If = dyn_cast<IfStmt>(A);
         If && Below != If->getCond() && !If->getInit() &&
-        !If->getConditionVariable() && U.isGridUniform(If->getCond()))
+        !If->getConditionVariable() &&
+        (U.isGridUniform(If->getCond()) ||
+         U.isFunctionOfKey(If->getCond(), S.Key)))
       continue;
     if (S.Channel && A == S.Channel->Loop)
       continue;

@@ -29,6 +29,8 @@ public:
   bool stable(const Stmt *E, bool AllowChannel) {
     if (!E)
       return true;
+    if (isKey(E))
+      return true;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const ValueDecl *D = DRE->getDecl();
       if (inKey(DRE->getBeginLoc()) || (KeyDecl && D == KeyDecl))
@@ -58,6 +60,20 @@ public:
       if (!stable(C, AllowChannel))
         return false;
     return true;
+  }
+
+  /// Whether \p E is the site's key written again (`tc[0]` in a test
+  /// `if (tc[0] >= 0)` of key `tc[0]`): the reduction evaluates the key, whose
+  /// variables the group does not change, and it is the same in every lane
+  /// that issues for the group.
+  bool isKey(const Stmt *E) const {
+    const auto *X = dyn_cast<Expr>(E);
+    if (!X || !S.Key || S.KeyIsBuffer || S.Invocation)
+      return false;
+    llvm::FoldingSetNodeID A, B;
+    X->IgnoreParenImpCasts()->Profile(A, Ctx, /*Canonical=*/true);
+    S.Key->IgnoreParenImpCasts()->Profile(B, Ctx, /*Canonical=*/true);
+    return A == B;
   }
 
   bool inKey(SourceLocation L) const {

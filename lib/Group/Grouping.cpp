@@ -128,8 +128,12 @@ varyingConditions(const AtomicSite &S, const Stmt *Scope, UniformityAnalysis &U,
       break;
     if (const auto *If = dyn_cast<IfStmt>(A)) {
       bool Declares = If->getInit() || If->getConditionVariable();
+      // A test of the key itself (`if (texel >= 0)`) is the same in all
+      // lanes of one key: a tracked field, as for a grid-uniform test.
+      bool KeyTest = !Declares && Child != If->getCond() && S.Key &&
+                     U.isFunctionOfKey(If->getCond(), S.Key);
       if (Child == If->getCond() || Declares ||
-          !U.isGridUniform(If->getCond())) {
+          (!U.isGridUniform(If->getCond()) && !KeyTest)) {
         Found.push_back(If);
         Plain = Plain && Child != If->getCond() && !Declares &&
                 !If->isConsteval();
