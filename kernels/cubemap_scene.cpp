@@ -30,6 +30,12 @@ const std::vector<TexturePreset> &texturePresets() {
   static const std::vector<TexturePreset> presets = {
       {"tiny", 24, 20, 70, 50, 3, -0.05, 1.05,
        "float64 CPU reference checks; corners outside the texture"},
+      // Other channel counts: the rewriter versions the channel loop for 1
+      // to 4 channels (GENERATED_CODE.md, section 11); 5 runs it as written.
+      {"tiny-c1", 24, 20, 70, 50, 1, -0.05, 1.05, "as tiny, 1 channel"},
+      {"tiny-c2", 24, 20, 70, 50, 2, -0.05, 1.05, "as tiny, 2 channels"},
+      {"tiny-c4", 24, 20, 70, 50, 4, -0.05, 1.05, "as tiny, 4 channels"},
+      {"tiny-c5", 24, 20, 70, 50, 5, -0.05, 1.05, "as tiny, 5 channels"},
       {"magnify", 256, 256, 1024, 1024, 3, 0.0, 1.0,
        "4x4 pixels per texel: neighbouring lanes share corners"},
       {"minify", 2048, 2048, 1024, 1024, 3, 0.0, 1.0,

@@ -621,6 +621,8 @@ int main(int argc, char **argv) {
   checkCubemaps("tiny", true, true, seed + 3);
   checkCubemaps("tiny", false, true, seed + 4);
   checkTextures("tiny", true, seed + 5);
+  for (const char *preset : {"tiny-c1", "tiny-c2", "tiny-c4", "tiny-c5"})
+    checkTextures(preset, true, seed + 14);
   if (small) {
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
