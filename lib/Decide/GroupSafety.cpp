@@ -150,6 +150,11 @@ static const Stmt *keyVariableWrite(const std::vector<AtomicSite> &Sites,
   return Write(S);
 }
 
+static Verdict checkRegion(const std::vector<AtomicSite> &Sites,
+                           const SiteGroup &G,
+                           llvm::DenseSet<const VarDecl *> Buffers,
+                           llvm::SmallVectorImpl<const Expr *> &Reads);
+
 Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                          const SiteGroup &G,
                          llvm::ArrayRef<const ContinueStmt *> Converted) {
@@ -216,15 +221,71 @@ Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   if (Verdict Why = checkNamesKept(Sites, G, Declared); Why != Reason::None)
     return Why;
 
+  llvm::SmallVector<const Expr *, 8> Reads;
+  return checkRegion(Sites, G, std::move(Buffers), Reads);
+}
+
+const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
+                                   const SiteGroup &G) {
+  for (size_t I : G.Sites)
+    if (Sites[I].Channel && Sites[I].Channel->RunTimeTrip)
+      return &*Sites[I].Channel;
+  return nullptr;
+}
+
+/// A group in a versioned loop runs inside one version: its region is the
+/// loop and nothing else, and all its sites are in it.
+static Verdict checkVersionedSpan(const std::vector<AtomicSite> &Sites,
+                                  const SiteGroup &G, const ChannelLoop &CL) {
+  const Stmt *Outside = nullptr;
+  if (G.First != CL.Loop)
+    Outside = G.First;
+  else if (G.Last != CL.Loop)
+    Outside = G.Last;
+  for (size_t I : G.Sites)
+    if (!Outside && (!Sites[I].Channel || Sites[I].Channel->Loop != CL.Loop))
+      Outside = Sites[I].Call;
+  if (!Outside)
+    return Reason::None;
+  return Verdict(Reason::VersionedLoop,
+                 placeAt(G.Function->getASTContext().getSourceManager(),
+                         Outside->getBeginLoc(),
+                         "this statement of the group is outside the loop"));
+}
+
+/// What deferring \p G's atomics to the region's end crosses
+/// (RegionChecker); in a versioned loop, the reads left to the run-time
+/// test go to \p Reads.
+static Verdict checkRegion(const std::vector<AtomicSite> &Sites,
+                           const SiteGroup &G,
+                           llvm::DenseSet<const VarDecl *> Buffers,
+                           llvm::SmallVectorImpl<const Expr *> &Reads) {
   RegionChecker Checker(Sites, std::move(Buffers), G.Function);
   for (size_t I : G.Sites)
     if (Sites[I].BufferField)
       Checker.addField(Sites[I].BufferField);
+  if (const ChannelLoop *CL = versionedLoopOf(Sites, G)) {
+    if (Verdict Why = checkVersionedSpan(Sites, G, *CL); Why != Reason::None)
+      return Why;
+    Checker.allowChannelReads(CL->Loop, &Reads);
+  }
   for (const Stmt *S : regionOf(G))
     if (Verdict Why = Checker.check(S, S == G.First && siteCallIn(Sites, G, S));
         Why != Reason::None)
       return Why;
   return Reason::None;
+}
+
+std::vector<const Expr *>
+versionedLoopReads(const std::vector<AtomicSite> &Sites, const SiteGroup &G) {
+  llvm::DenseSet<const VarDecl *> Buffers;
+  for (size_t I : G.Sites)
+    Buffers.insert(Sites[I].Buffer);
+  llvm::SmallVector<const Expr *, 8> Reads;
+  [[maybe_unused]] Verdict Why =
+      checkRegion(Sites, G, std::move(Buffers), Reads);
+  assert(Why == Reason::None && "only a safe group is planned");
+  return {Reads.begin(), Reads.end()};
 }
 
 /// The names the reduction evaluates again: each site's address and key

@@ -51,6 +51,17 @@ void declaredIn(llvm::ArrayRef<const clang::Stmt *> Stmts,
 /// The batch's size is spelled with its channel loops' trip counts where
 /// the batch is declared, at \p BatchAt: they may use no local declared
 /// there or later (an invalid \p BatchAt: no local at all).
+/// The channel loop of run-time trip count that \p G's sites are in (the
+/// rewriter versions it), or null.
+const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
+                                   const SiteGroup &G);
+
+/// The reads of safe group \p G's versioned loop that may be of its
+/// destinations: the loop's versions run only where a run-time test finds
+/// their ranges apart from the group's adds.
+std::vector<const clang::Expr *>
+versionedLoopReads(const std::vector<AtomicSite> &Sites, const SiteGroup &G);
+
 Verdict tripCountsVisibleAt(clang::ASTContext &Ctx,
                             const std::vector<AtomicSite> &Sites,
                             const SiteGroup &G, clang::SourceLocation BatchAt);

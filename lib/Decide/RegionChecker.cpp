@@ -3,6 +3,7 @@
 #include "Decide/RegionChecker.h"
 #include "Analysis/AstQueries.h"
 #include "Analysis/Purity.h"
+#include "Analysis/RunTimeTrip.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -110,11 +111,14 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->getOpcode() == UO_AddrOf)
     return visitAddress(UO->getSubExpr(), AddressOfAtomic);
-  if (const Expr *Pointer = loadedPointer(S);
-      Pointer && LoadsMatter && !cannotHoldDestination(Pointer) &&
-      mayReadDestination(Pointer))
-    return fail(Reason::ReadMayAlias, S,
-                "this read may be of a destination buffer");
+  if (const Expr *Pointer = loadedPointer(S); Pointer && LoadsMatter &&
+                                              !cannotHoldDestination(Pointer) &&
+                                              mayReadDestination(Pointer)) {
+    if (!ChannelLoop || !isChannelRead(cast<Expr>(S), ChannelLoop))
+      return fail(Reason::ReadMayAlias, S,
+                  "this read may be of a destination buffer");
+    ChannelReads->push_back(cast<Expr>(S));
+  }
   if (visitBufferName(S, AddressOfAtomic))
     return;
   if (isa<AsmStmt>(S))

@@ -29,6 +29,15 @@ public:
   /// Only these pointer members of a struct buffer are destinations.
   void addField(const clang::FieldDecl *Field) { Fields.insert(Field); }
 
+  /// A read of \p Loop's elements at its variable (isChannelRead) that
+  /// may be of a destination is kept in \p Reads instead of failing: a
+  /// versioned loop tests at run time that their ranges miss its adds.
+  void allowChannelReads(const clang::ForStmt *Loop,
+                         llvm::SmallVectorImpl<const clang::Expr *> *Reads) {
+    ChannelLoop = Loop;
+    ChannelReads = Reads;
+  }
+
   /// Checks \p S; with \p BeforeAnyAdd, \p S runs before any atomic of the
   /// group (the group's first statement is its first atomic), so what it
   /// reads cannot miss a deferred add. The first problem found, with the
@@ -60,6 +69,8 @@ private:
   bool TypesKnown = true;
   bool LoadsMatter = true;
   llvm::DenseSet<const clang::CallExpr *> CommutingAtomics;
+  const clang::ForStmt *ChannelLoop = nullptr;
+  llvm::SmallVectorImpl<const clang::Expr *> *ChannelReads = nullptr;
   Verdict Found;
   unsigned SwitchDepth = 0;
 };

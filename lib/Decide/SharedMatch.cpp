@@ -2,6 +2,7 @@
 
 #include "Decide/SharedMatch.h"
 #include "Analysis/VarWrites.h"
+#include "Decide/GroupSafety.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include <cassert>
@@ -51,11 +52,13 @@ const VarDecl *trackedKeyVar(const AtomicSite &First, const SiteGroup &G) {
 }
 
 /// Whether \p G is a serial group in a block of statements (not a loop body
-/// without braces), in one piece.
-bool chainable(const SiteGroup &G, const VariantDecision *D) {
+/// without braces), in one piece, and not in a versioned loop (whose
+/// versions would hide a KeptPeers declared there).
+bool chainable(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+               const VariantDecision *D) {
   return G.Why == Reason::None && (!D || D->Kind == GroupVariant::Serial) &&
          G.SplitId == 0 && G.AfterContinue == 0 && G.Scope &&
-         isa<CompoundStmt>(G.Scope);
+         isa<CompoundStmt>(G.Scope) && !versionedLoopOf(Sites, G);
 }
 
 /// Whether \p Later's region begins after \p Earlier's ends, in their
@@ -99,7 +102,7 @@ sharedMatchChains(const std::vector<AtomicSite> &Sites,
   unsigned Chains = 0;
   for (size_t I = 0; I < Groups.size(); ++I) {
     const SiteGroup &G = Groups[I];
-    if (!chainable(G, Decisions ? &(*Decisions)[I] : nullptr))
+    if (!chainable(Sites, G, Decisions ? &(*Decisions)[I] : nullptr))
       continue;
     const VarDecl *V = trackedKeyVar(Sites[G.Sites.front()], G);
     if (!V)

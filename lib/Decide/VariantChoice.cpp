@@ -200,6 +200,12 @@ static bool wantsButterfly(ASTContext &Ctx, const std::vector<AtomicSite> &Sites
     }
     D.StartNote = Reason::ElementKeyVaries;
   }
+  // A versioned loop's batch is declared in its versions, not at the
+  // iteration's head where a butterfly's goes.
+  if (versionedLoopOf(Sites, G)) {
+    D.Note = Reason::VersionedLoop;
+    return false;
+  }
   bool Wants = Key == KeyUniformity::Uniform ||
                Key == KeyUniformity::LikelyUniform || V == Variant::Butterfly;
   if (!Wants)

@@ -35,6 +35,10 @@ enum Rank {
   /// its closing brace (before what enclosing statements add there).
   RankBodyEnd,
   RankReduce,
+  /// A versioned loop's end and start (ChannelVersions.h): after its
+  /// groups' reductions, before their batches.
+  RankVersionClose,
+  RankVersionOpen,
   RankBatch,
   RankPragma,
   RankSlot,

@@ -4,9 +4,11 @@
 #include "Analysis/AstQueries.h"
 #include "Analysis/EditPoints.h"
 #include "Decide/BlockScope.h"
+#include "Decide/GroupSafety.h"
 #include "Decide/SharedMatch.h"
 #include "Decide/VariantChoice.h"
 #include "Emit/BatchType.h"
+#include "Emit/ChannelVersions.h"
 #include "Emit/CursorEdits.h"
 #include "Emit/DeferredAddress.h"
 #include "Emit/ExprText.h"
@@ -16,6 +18,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -143,6 +146,27 @@ public:
       Edits.add(Body->getRBracLoc(), 0, "}();" + Scope.Tail + " ",
                 RankReduce);
     }
+  }
+
+  /// The versions of every loop of run-time trip count that holds one of
+  /// the \p Accepted groups (ChannelVersions.h), in source order.
+  void planVersions(const std::vector<SiteGroup> &Groups,
+                    llvm::ArrayRef<size_t> Accepted) {
+    llvm::MapVector<const ForStmt *, VersionedLoop> Loops;
+    for (size_t I : Accepted) {
+      const ChannelLoop *CL = versionedLoopOf(Sites, Groups[I]);
+      if (!CL)
+        continue;
+      VersionedLoop &V = Loops[CL->Loop];
+      V.Loop = CL;
+      for (size_t S : Groups[I].Sites)
+        V.Adds.push_back(Sites[S].Call->getArg(0));
+      for (const Expr *Read : versionedLoopReads(Sites, Groups[I]))
+        if (!llvm::is_contained(V.Reads, Read))
+          V.Reads.push_back(Read);
+    }
+    for (auto &[Loop, V] : Loops)
+      planChannelVersion(Edits, Where, Ctx, V);
   }
 
   void planFloor(llvm::ArrayRef<size_t> Floored) {
@@ -639,6 +663,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
   for (auto [Function, Loop] : Loops)
     P.planCursors(Function, Loop);
   P.planBlockScopes();
+  P.planVersions(Groups, Accepted);
   for (auto &[File, FileNames] : Names)
     P.prologue(File, FileNames, Initial[File]);
 }

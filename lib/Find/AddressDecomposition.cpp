@@ -4,6 +4,8 @@
 #include "Analysis/AstQueries.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
+#include "Analysis/RunTimeTrip.h"
+#include "Analysis/Uniformity.h"
 #include "Analysis/VarWrites.h"
 #include "Find/OpaqueKeys.h"
 #include "clang/AST/Attr.h"
@@ -15,8 +17,8 @@ using namespace clang;
 namespace distwar {
 
 std::optional<ChannelLoop> matchChannelLoop(const ForStmt *F,
-                                            const Stmt *Parent,
-                                            ASTContext &Ctx) {
+                                            const Stmt *Parent, ASTContext &Ctx,
+                                            bool AllowRunTimeTrip) {
   std::optional<CountingLoop> Counting = matchCountingLoop(F);
   if (!Counting)
     return std::nullopt;
@@ -28,15 +30,21 @@ std::optional<ChannelLoop> matchChannelLoop(const ForStmt *F,
   if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), CL.Var))
     return std::nullopt;
   CL.Upper = Cond->getRHS();
-  if (!isCompileTimeConstant(CL.Lower, Ctx) ||
-      !isCompileTimeConstant(CL.Upper, Ctx) ||
-      firstLoopExit(F->getBody()) ||
+  CL.RunTimeTrip = !isCompileTimeConstant(CL.Upper, Ctx);
+  if (CL.RunTimeTrip &&
+      !(AllowRunTimeTrip && isVersionableLoop(F, Parent, Ctx)))
+    return std::nullopt;
+  if (!isCompileTimeConstant(CL.Lower, Ctx) || firstLoopExit(F->getBody()) ||
       findWrite(F->getBody(), CL.Var, false))
     return std::nullopt;
   CL.LowerText = sourceText(CL.Lower, Ctx);
   CL.UpperText = sourceText(CL.Upper, Ctx);
   if (CL.LowerText.empty() || CL.UpperText.empty())
     return std::nullopt;
+  if (CL.RunTimeTrip) {
+    CL.RunTimeUpperText = CL.UpperText;
+    CL.UpperText = kVersionTripName;
+  }
   const auto *Zero = dyn_cast<IntegerLiteral>(CL.Lower->IgnoreParenImpCasts());
   CL.LowerIsZero = Zero && Zero->getValue() == 0;
   if (const auto *AS = dyn_cast_or_null<AttributedStmt>(Parent))
@@ -157,8 +165,10 @@ private:
   bool keyIsWholeIndex(const std::string &Member);
   bool keyPlusOffset(const Expr *Key, const DeclRefExpr *ChannelRef,
                      const std::string &Constants, const std::string &Member);
-  std::optional<ChannelLoop> channelLoopOf(const ForStmt *Loop);
+  std::optional<ChannelLoop> channelLoopOf(const ForStmt *Loop,
+                                           bool AllowRunTimeTrip = false);
   void setChannel(const ForStmt *Loop);
+  bool isVersionedKey(const Expr *Key, const ForStmt *Loop);
   const VarDecl *subscriptedAccessor(const Expr *E);
   void keyByAddress();
   void keyByElement();
@@ -381,9 +391,15 @@ bool AddressDecomposer::keyPlusOffset(const Expr *Key,
                                       const std::string &Member) {
   std::optional<ChannelLoop> Channel;
   if (ChannelRef) {
+    // A texel's channels (`tex + texel + ch`, `ch < channels`) in a buffer
+    // the same in every lane: a loop of run-time trip count is versioned
+    // where the texel differs across lanes (a key the warp shares keeps the
+    // whole index, one element that the warp reduces at each iteration).
     Channel =
-        channelLoopOf(enclosingLoopOf(cast<VarDecl>(ChannelRef->getDecl())));
-    if (!Channel)
+        channelLoopOf(enclosingLoopOf(cast<VarDecl>(ChannelRef->getDecl())),
+                      /*AllowRunTimeTrip=*/true);
+    if (!Channel ||
+        (Channel->RunTimeTrip && !isVersionedKey(Key, Channel->Loop)))
       return false;
   } else if (Constants.empty()) {
     return false;
@@ -398,15 +414,28 @@ bool AddressDecomposer::keyPlusOffset(const Expr *Key,
   return true;
 }
 
+/// Whether the site's texel \p Key in \p Loop, of run-time trip count, is
+/// one that versioning serves: a key that may differ across lanes in a
+/// buffer the same in every lane, and an address computable before the loop
+/// (for the versions' run-time test).
+bool AddressDecomposer::isVersionedKey(const Expr *Key, const ForStmt *Loop) {
+  if (!isChannelAddress(Site.Call->getArg(0), Loop) ||
+      !Buffers.isUniform(Site.Buffer, Site.BufferField, NestedField, Function))
+    return false;
+  UniformityAnalysis U(Ctx, Function);
+  KeyUniformity K = U.classifyKey(Key->IgnoreParenImpCasts());
+  return K != KeyUniformity::Uniform && K != KeyUniformity::LikelyUniform;
+}
+
 /// The channel loop of \p Loop, an enclosing loop of the site, if it is one.
 std::optional<ChannelLoop>
-AddressDecomposer::channelLoopOf(const ForStmt *Loop) {
+AddressDecomposer::channelLoopOf(const ForStmt *Loop, bool AllowRunTimeTrip) {
   assert(Loop && "the channel variable's loop encloses the site");
   const Stmt *Parent = nullptr;
   for (size_t I = 0; I + 1 < Site.Ancestors.size(); ++I)
     if (Site.Ancestors[I] == Loop)
       Parent = Site.Ancestors[I + 1];
-  return matchChannelLoop(Loop, Parent, Ctx);
+  return matchChannelLoop(Loop, Parent, Ctx, AllowRunTimeTrip);
 }
 
 /// Site.Channel from \p Loop, an enclosing loop of the site.

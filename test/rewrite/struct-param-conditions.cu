@@ -83,7 +83,7 @@ __global__ void memberInKey(const Args p, const float *x) {
       atomicAdd(&p.ga[i * p.n + c], x[c]);
   }
 }
-// CHECK-DAG: group memberInKey#0: batched (serial) key=i * p.n + c type=float sites=1 slots=1
+// CHECK-DAG: group memberInKey#0: batched (serial) key=i * p.n type=float sites=1 slots=distwar_trip
 
 __global__ void memberInKeyWritten(Args p, const float *x) {
   const int i = p.ids[threadIdx.x];

@@ -8,6 +8,7 @@
 
 #include "distwar/batch.cuh"
 #include "distwar/block_reduce.cuh"
+#include "distwar/channel_versions.h"
 #include "distwar/launch.h"
 #include "distwar/reduce.cuh"
 #include "distwar/site_table.cuh"
