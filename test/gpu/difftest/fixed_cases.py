@@ -6,7 +6,9 @@ after the key; j4: tensor-accessor elements keyed by their address; j5: pointers
 passed whole; j6, j7: the block strategy, which needs `__restrict__` inputs
 and which the generated kernels, reading a plain `const float *thr`, never
 get; j8: a primitive's run-time channels keyed by their addresses; j9: an
-int counter reusing its primitive's key match). Each of r1-d6 was
+int counter reusing its primitive's key match; j10, j11: a texel's channels
+in a loop of run-time trip count, versioned, and the same loop reading back
+its own adds, which must run as written). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -344,6 +346,34 @@ CASES = [
       "      s = sqrtf(v) + 1.f;",
       "    atomicAdd(&gn[id], 1);",
       "    atomicAdd(&ga[(id + 1) % DT_KEYS], s);",
+      "  }"]),
+    # j10: a texel's channels, a loop of run-time trip count (versioned):
+    # keys shared by quarter-warps, one corner under a test of its key, the
+    # loop reading a plain const input at the channel (the versions run
+    # where that read's range misses the adds: always here).
+    ("j10", ["channel", "key-mixed", "lane-cond-field"], [],
+     [("float *gt", "atomic", "float", "DT_KEYS * 4"), IDS, X,
+      ("int nc", "in", "3")],
+     ["  const int t = ids[(tid / 4) % DT_IDS] * 4;",
+      "  const int u = (t + 4) % (DT_KEYS * 4);",
+      "  const float *xs = x + tid * DT_TRIPS;",
+      "  for (int c = 0; c < nc; ++c) {",
+      "    const float v = xs[c];",
+      "    if (t >= 8)",
+      "      atomicAdd(gt + t + c, v);",
+      "    atomicAdd(gt + u + c, 0.5f * v);",
+      "  }"]),
+    # j11: the same loop reading back what it added in the iteration before
+    # (each thread its own four elements): the versions would miss those
+    # adds, so the run-time test sends every lane to the loop as written.
+    ("j11", ["channel", "key-lane"], [],
+     [("float *gt", "atomic", "float", "DT_TCAP * 4"), IDS, X,
+      ("int nc", "in", "3")],
+     ["  const int t = 4 * (tid + (ids[0] & 0)) + 1;",
+      "  const float *prev = gt + t - 1;",
+      "  for (int c = 0; c < nc; ++c) {",
+      "    const float v = x[tid * DT_TRIPS + c] + 0.5f * prev[c];",
+      "    atomicAdd(gt + t + c, v);",
       "  }"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
