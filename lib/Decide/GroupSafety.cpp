@@ -234,23 +234,27 @@ const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
 }
 
 /// A group in a versioned loop runs inside one version: its region is the
-/// loop and nothing else, and all its sites are in it.
+/// loop and nothing else, and all its sites are in it, written in the file
+/// (the run-time test repeats each address's text).
 static Verdict checkVersionedSpan(const std::vector<AtomicSite> &Sites,
                                   const SiteGroup &G, const ChannelLoop &CL) {
-  const Stmt *Outside = nullptr;
-  if (G.First != CL.Loop)
-    Outside = G.First;
-  else if (G.Last != CL.Loop)
-    Outside = G.Last;
-  for (size_t I : G.Sites)
-    if (!Outside && (!Sites[I].Channel || Sites[I].Channel->Loop != CL.Loop))
-      Outside = Sites[I].Call;
-  if (!Outside)
-    return Reason::None;
-  return Verdict(Reason::VersionedLoop,
-                 placeAt(G.Function->getASTContext().getSourceManager(),
-                         Outside->getBeginLoc(),
-                         "this statement of the group is outside the loop"));
+  const SourceManager &SM = G.Function->getASTContext().getSourceManager();
+  auto Refuse = [&](const Stmt *At, llvm::StringRef Text) {
+    return Verdict(Reason::VersionedLoop, placeAt(SM, At->getBeginLoc(), Text));
+  };
+  if (G.First != CL.Loop || G.Last != CL.Loop)
+    return Refuse(G.First != CL.Loop ? G.First : G.Last,
+                  "this statement of the group is outside the loop");
+  for (size_t I : G.Sites) {
+    const AtomicSite &S = Sites[I];
+    if (!S.Channel || S.Channel->Loop != CL.Loop)
+      return Refuse(S.Call, "this atomic of the group is outside the loop");
+    const Expr *Addr = S.Call->getArg(0);
+    if (S.Invocation || Addr->getBeginLoc().isMacroID() ||
+        Addr->getEndLoc().isMacroID())
+      return Refuse(S.Call, "this atomic is written in a macro");
+  }
+  return Reason::None;
 }
 
 /// What deferring \p G's atomics to the region's end crosses

@@ -114,7 +114,9 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   if (const Expr *Pointer = loadedPointer(S); Pointer && LoadsMatter &&
                                               !cannotHoldDestination(Pointer) &&
                                               mayReadDestination(Pointer)) {
-    if (!ChannelLoop || !isChannelRead(cast<Expr>(S), ChannelLoop))
+    // The run-time test repeats the read's text: not from a macro.
+    if (!ChannelLoop || !isChannelRead(cast<Expr>(S), ChannelLoop) ||
+        S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
       return fail(Reason::ReadMayAlias, S,
                   "this read may be of a destination buffer");
     ChannelReads->push_back(cast<Expr>(S));

@@ -164,3 +164,25 @@ __global__ void outside(float *__restrict__ grad, const float *__restrict__ dy,
   for (int c = 0; c < n; ++c)
     atomicAdd(grad + t + c, dy[c]);
 }
+
+// The run-time test repeats each address's and read's text: an atomic
+// written in a macro leaves its group alone, a read from a macro is not
+// tested (DW0047).
+#define ADD_CHANNEL(buf, t, c, v) atomicAdd((buf) + (t) + (c), (v))
+// CHECK: group macroAdd@[[#@LINE+6]]: unchanged {{.*}}[DW0058 versioned-loop
+__global__ void macroAdd(float *__restrict__ grad,
+                         const float *__restrict__ dy,
+                         const int *__restrict__ texel, int n) {
+  const int t = texel[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int c = 0; c < n; ++c) {
+    ADD_CHANNEL(grad, t, c, dy[c]);
+  }
+}
+#define READ_CHANNEL(p, c) (p)[c]
+// CHECK: group macroRead@[[#@LINE+5]]: unchanged {{.*}}[DW0047 read-may-alias
+__global__ void macroRead(float *grad, const float *dy, const int *texel,
+                          int n) {
+  const int t = texel[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int c = 0; c < n; ++c)
+    atomicAdd(grad + t + c, READ_CHANNEL(dy, c));
+}
