@@ -29,23 +29,23 @@ struct Texture {
 // CHECK: group corners#1: batched (serial; not butterfly: DW0058 versioned-loop) key=t1 type=float sites=1 slots=distwar_trip{{$}}
 // OUT-LABEL: void corners(
 // OUT: auto distwar_channels = [&](auto distwar_count) {
-// OUT-NEXT: constexpr int distwar_trip = decltype(distwar_count)::value;
+// OUT: constexpr int distwar_trip = decltype(distwar_count)::value;
 // OUT: for (int c = 0; c < distwar_trip; ++c) {
 // OUT: distwar_batch0.set(c, p.grad + t0 + c, d * w0);
 // OUT: distwar_batch1.set(c, p.grad + t1 + c, d * w1);
 // OUT: ::distwar::reduceSerial(
-// OUT-NEXT: distwar_batch0, t0,
+// OUT: distwar_batch0, t0,
 // OUT: const bool distwar_apart = [&](const int c) {
-// OUT-NEXT: return ::distwar::channelRangesApart(
-// OUT-NEXT: (p.channels),
-// OUT-NEXT: ::distwar::channelHull((p.channels), p.grad + t0 + c,
-// OUT-NEXT: p.grad + t1 + c),
-// OUT-NEXT: &(dy[pix * p.channels + c]), &(p.tex[t0 + c]));
-// OUT-NEXT: }(0);
-// OUT-NEXT: if (!::distwar::runChannelVersion(distwar_channels, (p.channels),
-// OUT-NEXT: distwar_apart))
-// OUT-NEXT: #line [[#@LINE+8]]
-// OUT-NEXT: for (int c = 0; c < p.channels; ++c) {
+// OUT: return ::distwar::channelRangesApart(
+// OUT: (p.channels),
+// OUT: ::distwar::channelHull((p.channels), p.grad + t0 + c,
+// OUT: p.grad + t1 + c),
+// OUT: &(dy[pix * p.channels + c]), &(p.tex[t0 + c]));
+// OUT: }(0);
+// OUT: if (!::distwar::runChannelVersion(distwar_channels, (p.channels),
+// OUT: distwar_apart))
+// OUT: #line [[#@LINE+8]]
+// OUT: for (int c = 0; c < p.channels; ++c) {
 // OUT: atomicAdd(p.grad + t0 + c, d * w0);
 __global__ void corners(Texture p, const int *texel, const float *dy,
                         float w0, float w1, float *out) {
