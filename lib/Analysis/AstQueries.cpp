@@ -112,6 +112,13 @@ const Stmt *loopBody(const Stmt *S) {
   return nullptr;
 }
 
+bool sameExpression(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  llvm::FoldingSetNodeID IdA, IdB;
+  A->Profile(IdA, Ctx, /*Canonical=*/true);
+  B->Profile(IdB, Ctx, /*Canonical=*/true);
+  return IdA == IdB;
+}
+
 bool refersTo(const Expr *E, const VarDecl *V) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return DRE && DRE->getDecl() == V;

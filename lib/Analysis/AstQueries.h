@@ -50,6 +50,11 @@ const clang::Stmt *loopBody(const clang::Stmt *S);
 /// True when \p E names \p V (through parentheses and implicit casts).
 bool refersTo(const clang::Expr *E, const clang::VarDecl *V);
 
+/// True when \p A and \p B are the same expression, token for token (by
+/// structure: names resolved, canonical types).
+bool sameExpression(const clang::Expr *A, const clang::Expr *B,
+                    const clang::ASTContext &Ctx);
+
 /// For `acc[a][b]...` through overloaded `operator[]`s: the object
 /// subscripted first (`acc`) and the calls, outermost first; null when \p E
 /// is not such a chain.

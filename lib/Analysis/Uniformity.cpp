@@ -490,10 +490,7 @@ void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
 bool UniformityAnalysis::isFunctionOfKey(const Expr *Cond, const Expr *Key) {
   Cond = Cond->IgnoreParenImpCasts();
   Key = Key->IgnoreParenImpCasts();
-  llvm::FoldingSetNodeID CondId, KeyId;
-  Cond->Profile(CondId, Ctx, /*Canonical=*/true);
-  Key->Profile(KeyId, Ctx, /*Canonical=*/true);
-  if (CondId == KeyId || isGridUniform(Cond))
+  if (sameExpression(Cond, Key, Ctx) || isGridUniform(Cond))
     return true;
   if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
     return !BO->isAssignmentOp() && !BO->isCommaOp() &&

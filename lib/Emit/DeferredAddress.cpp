@@ -1,6 +1,7 @@
 //===- DeferredAddress.cpp - addrOf lambdas for Fields batches ------------===//
 
 #include "Emit/DeferredAddress.h"
+#include "Analysis/AstQueries.h"
 #include "Analysis/VarWrites.h"
 #include "Emit/ExprText.h"
 #include "clang/AST/ASTContext.h"
@@ -68,12 +69,9 @@ public:
   /// that issues for the group.
   bool isKey(const Stmt *E) const {
     const auto *X = dyn_cast<Expr>(E);
-    if (!X || !S.Key || S.KeyIsBuffer || S.Invocation)
-      return false;
-    llvm::FoldingSetNodeID A, B;
-    X->IgnoreParenImpCasts()->Profile(A, Ctx, /*Canonical=*/true);
-    S.Key->IgnoreParenImpCasts()->Profile(B, Ctx, /*Canonical=*/true);
-    return A == B;
+    return X && S.Key && !S.KeyIsBuffer && !S.Invocation &&
+           sameExpression(X->IgnoreParenImpCasts(),
+                          S.Key->IgnoreParenImpCasts(), Ctx);
   }
 
   bool inKey(SourceLocation L) const {

@@ -128,10 +128,7 @@ void profileGroupKey(const Expr *Key, llvm::FoldingSetNodeID &Id,
 }
 
 bool keysDiffer(const Expr *A, const Expr *B, ASTContext &Ctx) {
-  llvm::FoldingSetNodeID IdA, IdB;
-  A->Profile(IdA, Ctx, /*Canonical=*/true);
-  B->Profile(IdB, Ctx, /*Canonical=*/true);
-  return IdA != IdB;
+  return !sameExpression(A, B, Ctx);
 }
 
 } // namespace distwar
