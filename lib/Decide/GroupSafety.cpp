@@ -150,10 +150,60 @@ static const Stmt *keyVariableWrite(const std::vector<AtomicSite> &Sites,
   return Write(S);
 }
 
+const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
+                                   const SiteGroup &G) {
+  for (size_t I : G.Sites)
+    if (Sites[I].Channel && Sites[I].Channel->runTimeTrip())
+      return &*Sites[I].Channel;
+  return nullptr;
+}
+
+/// A group in a versioned loop runs inside one version: its region is the
+/// loop and nothing else, and all its sites are in it, written in the file
+/// (the run-time test repeats each address's text).
+static Verdict checkVersionedSpan(const std::vector<AtomicSite> &Sites,
+                                  const SiteGroup &G, const ChannelLoop &CL) {
+  const SourceManager &SM = G.Function->getASTContext().getSourceManager();
+  auto Refuse = [&](const Stmt *At, llvm::StringRef Text) {
+    return Verdict(Reason::VersionedLoop, placeAt(SM, At->getBeginLoc(), Text));
+  };
+  if (G.First != CL.Loop || G.Last != CL.Loop)
+    return Refuse(G.First != CL.Loop ? G.First : G.Last,
+                  "this statement of the group is outside the loop");
+  for (size_t I : G.Sites) {
+    const AtomicSite &S = Sites[I];
+    if (!S.Channel || S.Channel->Loop != CL.Loop)
+      return Refuse(S.Call, "this atomic of the group is outside the loop");
+    const Expr *Addr = S.Call->getArg(0);
+    if (S.Invocation || Addr->getBeginLoc().isMacroID() ||
+        Addr->getEndLoc().isMacroID())
+      return Refuse(S.Call, "this atomic is written in a macro");
+  }
+  return Reason::None;
+}
+
+/// What deferring \p G's atomics to the region's end crosses
+/// (RegionChecker); in a versioned loop, the reads left to the run-time
+/// test go to \p Reads.
 static Verdict checkRegion(const std::vector<AtomicSite> &Sites,
                            const SiteGroup &G,
                            llvm::DenseSet<const VarDecl *> Buffers,
-                           llvm::SmallVectorImpl<const Expr *> &Reads);
+                           llvm::SmallVectorImpl<const Expr *> &Reads) {
+  RegionChecker Checker(Sites, std::move(Buffers), G.Function);
+  for (size_t I : G.Sites)
+    if (Sites[I].BufferField)
+      Checker.addField(Sites[I].BufferField);
+  if (const ChannelLoop *CL = versionedLoopOf(Sites, G)) {
+    if (Verdict Why = checkVersionedSpan(Sites, G, *CL); Why != Reason::None)
+      return Why;
+    Checker.allowChannelReads(CL->Loop, &Reads);
+  }
+  for (const Stmt *S : regionOf(G))
+    if (Verdict Why = Checker.check(S, S == G.First && siteCallIn(Sites, G, S));
+        Why != Reason::None)
+      return Why;
+  return Reason::None;
+}
 
 Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                          const SiteGroup &G,
@@ -223,61 +273,6 @@ Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
 
   llvm::SmallVector<const Expr *, 8> Reads;
   return checkRegion(Sites, G, std::move(Buffers), Reads);
-}
-
-const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
-                                   const SiteGroup &G) {
-  for (size_t I : G.Sites)
-    if (Sites[I].Channel && Sites[I].Channel->RunTimeTrip)
-      return &*Sites[I].Channel;
-  return nullptr;
-}
-
-/// A group in a versioned loop runs inside one version: its region is the
-/// loop and nothing else, and all its sites are in it, written in the file
-/// (the run-time test repeats each address's text).
-static Verdict checkVersionedSpan(const std::vector<AtomicSite> &Sites,
-                                  const SiteGroup &G, const ChannelLoop &CL) {
-  const SourceManager &SM = G.Function->getASTContext().getSourceManager();
-  auto Refuse = [&](const Stmt *At, llvm::StringRef Text) {
-    return Verdict(Reason::VersionedLoop, placeAt(SM, At->getBeginLoc(), Text));
-  };
-  if (G.First != CL.Loop || G.Last != CL.Loop)
-    return Refuse(G.First != CL.Loop ? G.First : G.Last,
-                  "this statement of the group is outside the loop");
-  for (size_t I : G.Sites) {
-    const AtomicSite &S = Sites[I];
-    if (!S.Channel || S.Channel->Loop != CL.Loop)
-      return Refuse(S.Call, "this atomic of the group is outside the loop");
-    const Expr *Addr = S.Call->getArg(0);
-    if (S.Invocation || Addr->getBeginLoc().isMacroID() ||
-        Addr->getEndLoc().isMacroID())
-      return Refuse(S.Call, "this atomic is written in a macro");
-  }
-  return Reason::None;
-}
-
-/// What deferring \p G's atomics to the region's end crosses
-/// (RegionChecker); in a versioned loop, the reads left to the run-time
-/// test go to \p Reads.
-static Verdict checkRegion(const std::vector<AtomicSite> &Sites,
-                           const SiteGroup &G,
-                           llvm::DenseSet<const VarDecl *> Buffers,
-                           llvm::SmallVectorImpl<const Expr *> &Reads) {
-  RegionChecker Checker(Sites, std::move(Buffers), G.Function);
-  for (size_t I : G.Sites)
-    if (Sites[I].BufferField)
-      Checker.addField(Sites[I].BufferField);
-  if (const ChannelLoop *CL = versionedLoopOf(Sites, G)) {
-    if (Verdict Why = checkVersionedSpan(Sites, G, *CL); Why != Reason::None)
-      return Why;
-    Checker.allowChannelReads(CL->Loop, &Reads);
-  }
-  for (const Stmt *S : regionOf(G))
-    if (Verdict Why = Checker.check(S, S == G.First && siteCallIn(Sites, G, S));
-        Why != Reason::None)
-      return Why;
-  return Reason::None;
 }
 
 std::vector<const Expr *>

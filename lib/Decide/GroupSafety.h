@@ -51,6 +51,10 @@ void declaredIn(llvm::ArrayRef<const clang::Stmt *> Stmts,
 /// The batch's size is spelled with its channel loops' trip counts where
 /// the batch is declared, at \p BatchAt: they may use no local declared
 /// there or later (an invalid \p BatchAt: no local at all).
+Verdict tripCountsVisibleAt(clang::ASTContext &Ctx,
+                            const std::vector<AtomicSite> &Sites,
+                            const SiteGroup &G, clang::SourceLocation BatchAt);
+
 /// The channel loop of run-time trip count that \p G's sites are in (the
 /// rewriter versions it), or null.
 const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
@@ -61,10 +65,6 @@ const ChannelLoop *versionedLoopOf(const std::vector<AtomicSite> &Sites,
 /// their ranges apart from the group's adds.
 std::vector<const clang::Expr *>
 versionedLoopReads(const std::vector<AtomicSite> &Sites, const SiteGroup &G);
-
-Verdict tripCountsVisibleAt(clang::ASTContext &Ctx,
-                            const std::vector<AtomicSite> &Sites,
-                            const SiteGroup &G, clang::SourceLocation BatchAt);
 
 } // namespace distwar
 

@@ -48,7 +48,7 @@ std::string apartTest(const VersionedLoop &V, const std::string &Count,
 void planChannelVersion(EditList &Edits, const EditPoints &Where,
                         ASTContext &Ctx, const VersionedLoop &V) {
   const ChannelLoop &CL = *V.Loop;
-  assert(CL.RunTimeTrip && "only a loop of run-time trip count is versioned");
+  assert(CL.runTimeTrip() && "only a loop of run-time trip count is versioned");
   const std::string Count = "(" + CL.RunTimeUpperText + ")";
   Edits.add(Where.statementBegin(CL.Loop), 0,
             "{ auto distwar_channels = [&](auto distwar_count) { constexpr "

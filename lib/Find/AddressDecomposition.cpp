@@ -30,9 +30,8 @@ std::optional<ChannelLoop> matchChannelLoop(const ForStmt *F,
   if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), CL.Var))
     return std::nullopt;
   CL.Upper = Cond->getRHS();
-  CL.RunTimeTrip = !isCompileTimeConstant(CL.Upper, Ctx);
-  if (CL.RunTimeTrip &&
-      !(AllowRunTimeTrip && isVersionableLoop(F, Parent, Ctx)))
+  const bool RunTime = !isCompileTimeConstant(CL.Upper, Ctx);
+  if (RunTime && !(AllowRunTimeTrip && isVersionableLoop(F, Parent, Ctx)))
     return std::nullopt;
   if (!isCompileTimeConstant(CL.Lower, Ctx) || firstLoopExit(F->getBody()) ||
       findWrite(F->getBody(), CL.Var, false))
@@ -41,7 +40,7 @@ std::optional<ChannelLoop> matchChannelLoop(const ForStmt *F,
   CL.UpperText = sourceText(CL.Upper, Ctx);
   if (CL.LowerText.empty() || CL.UpperText.empty())
     return std::nullopt;
-  if (CL.RunTimeTrip) {
+  if (RunTime) {
     CL.RunTimeUpperText = CL.UpperText;
     CL.UpperText = kVersionTripName;
   }
@@ -399,7 +398,7 @@ bool AddressDecomposer::keyPlusOffset(const Expr *Key,
         channelLoopOf(enclosingLoopOf(cast<VarDecl>(ChannelRef->getDecl())),
                       /*AllowRunTimeTrip=*/true);
     if (!Channel ||
-        (Channel->RunTimeTrip && !isVersionedKey(Key, Channel->Loop)))
+        (Channel->runTimeTrip() && !isVersionedKey(Key, Channel->Loop)))
       return false;
   } else if (Constants.empty()) {
     return false;

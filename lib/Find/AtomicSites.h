@@ -21,15 +21,15 @@
 
 namespace distwar {
 
+/// The constant trip count of a version, as its loop's bound names it.
+inline constexpr const char *kVersionTripName = "distwar_trip";
+
 /// `for (ch = L; ch < U; ++ch)` with compile-time L and U: each iteration
 /// writes its own field, so the site takes U - L slots. A loop from 0 to a
 /// bound known only at run time (a texture's channels) may be versioned
 /// instead (Emit/ChannelVersions.h): a copy for each small trip count runs
 /// with the count a constant, UpperText, and the loop as written runs for
 /// the others.
-/// The constant trip count of a version, as its loop's bound names it.
-inline constexpr const char *kVersionTripName = "distwar_trip";
-
 struct ChannelLoop {
   const clang::ForStmt *Loop = nullptr;
   const clang::VarDecl *Var = nullptr;
@@ -39,10 +39,11 @@ struct ChannelLoop {
   std::string UpperText;
   bool LowerIsZero = false;
   bool HasUnrollPragma = false;
-  /// Upper is a run-time value: the loop is versioned, UpperText is the
-  /// constant a version defines, RunTimeUpperText the bound as written.
-  bool RunTimeTrip = false;
+  /// For a bound that is a run-time value (the loop is versioned), the
+  /// bound as written; UpperText is then the constant a version defines.
   std::string RunTimeUpperText;
+
+  bool runTimeTrip() const { return !RunTimeUpperText.empty(); }
 };
 
 /// A macro invocation in the main file whose whole expansion is one or more
