@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace distwar {
 
@@ -50,6 +51,13 @@ DISTWAR_HD bool apart(ByteRange a, ByteRange b) {
 DISTWAR_HD ByteRange join(ByteRange a, ByteRange b) {
   return {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
 }
+
+/// Calls \p version with Channels<count> when count is one of N + 1.
+template <typename F, int... N>
+DISTWAR_HD bool runVersion(const F &version, int count,
+                           std::integer_sequence<int, N...>) {
+  return ((count == N + 1 && (version(Channels<N + 1>{}), true)) || ...);
+}
 } // namespace detail
 
 /// The smallest range holding `count` elements from each of \p first.
@@ -73,25 +81,9 @@ DISTWAR_HD bool channelRangesApart(int count, ByteRange adds,
 template <typename F>
 DISTWAR_HD bool runChannelVersion(const F &version, int count,
                                   bool apart = true) {
-  static_assert(kVersionedChannels == 4, "one case per versioned count");
-  if (!apart)
-    return false;
-  switch (count) {
-  case 1:
-    version(Channels<1>{});
-    return true;
-  case 2:
-    version(Channels<2>{});
-    return true;
-  case 3:
-    version(Channels<3>{});
-    return true;
-  case 4:
-    version(Channels<4>{});
-    return true;
-  default:
-    return false;
-  }
+  return apart && detail::runVersion(
+                      version, count,
+                      std::make_integer_sequence<int, kVersionedChannels>{});
 }
 
 } // namespace distwar
