@@ -40,6 +40,20 @@ template <int Begin, int End> struct LaneSet {
   static constexpr int kEnd = End;
 };
 
+/// Marks a batch whose field k is the element right after field k - 1 in
+/// every lane that sets them (a texel's channels, `grad + texel + c`). The
+/// reductions then issue the sums of a warp's issuing lanes lane after lane
+/// rather than field after field: one atomic instruction adds 32
+/// consecutive elements instead of one element of each of 32 lanes, which
+/// the L2 takes in far fewer requests (reduce.cuh, issueCoalesced). A lane
+/// whose addresses turn out not to follow each other at run time issues its
+/// own atomics as before, so the mark is an opportunity, never a promise
+/// the reductions rely on. It holds no slots.
+struct Consecutive {
+  static constexpr int kBegin = 0;
+  static constexpr int kEnd = 0;
+};
+
 namespace detail {
 template <typename R> struct IsAlwaysSetRange : std::false_type {};
 template <int B, int E>
@@ -110,10 +124,11 @@ template <typename T, int N, typename... Always> struct Fields {
                 "batch element types: float, double, int, unsigned, "
                 "unsigned long long (the types atomicAdd accepts)");
   static_assert(((detail::IsAlwaysSetRange<Always>::value ||
-                  detail::IsLaneSetRange<Always>::value) &&
+                  detail::IsLaneSetRange<Always>::value ||
+                  std::is_same<Always, Consecutive>::value) &&
                  ...),
-                "the extra arguments of a batch are AlwaysSet<Begin, End> "
-                "and LaneSet<Begin, End>");
+                "the extra arguments of a batch are AlwaysSet<Begin, End>, "
+                "LaneSet<Begin, End> and Consecutive");
   static_assert(((Always::kEnd <= N) && ...),
                 "an AlwaysSet range ends past the batch's last slot");
 
@@ -121,6 +136,9 @@ template <typename T, int N, typename... Always> struct Fields {
   static constexpr int kSize = N <= kMaxBatchFields ? N : kKeptOfLongBatch;
   T val[kSize > 0 ? kSize : 1];
   using Type = T;
+  /// Whether the batch is marked Consecutive.
+  static constexpr bool kConsecutive =
+      (std::is_same<Always, Consecutive>::value || ... || false);
   static constexpr int kWords = (kSize + 31) / 32;
   /// Presence bits; one word even when no slot is kept (N == 0), so that the
   /// array is never empty, and that word reads as "nothing set".

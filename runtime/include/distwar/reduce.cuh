@@ -295,6 +295,83 @@ __device__ __forceinline__ void ownAtomics(const B &b, const A &addr) {
   plainAtomics(b, addr, b.val);
 }
 
+/// The most fields of a Consecutive batch that issueCoalesced hands round:
+/// each of its instructions costs two shuffles for the address and one per
+/// field, so longer batches keep the field-by-field issue.
+constexpr int kMaxCoalescedFields = 8;
+
+/// Whether lanes issue their own fields of a batch of type B with
+/// issueCoalesced.
+template <typename B> __host__ __device__ constexpr bool issuesCoalesced() {
+  return B::kConsecutive && B::kSize >= 2 && B::kSize <= kMaxCoalescedFields;
+}
+
+/// The lanes of `mask` call together; those with `issues` set add `val` at
+/// their fields. A lane whose fields are all set and follow each other in
+/// memory (field k at addr(0) + k) is "whole": the whole lanes' pairs,
+/// numbered lane after lane (pair j * N + k: the j-th whole lane's field k),
+/// are issued by the calling lanes in turn, the lane of rank r taking pairs
+/// r, r + count, ... So one instruction adds up to 32 consecutive fields
+/// (lanes with neighbouring keys: whole cache sectors) rather than field k
+/// of every lane, 32 elements N apart: on the bilinear texture backward
+/// (3 channels, sm_90) the L2 then takes the same atomics in 0.6 times the
+/// time (bench/micro/CoalescedIssue.cu). Every pair is still added once, by
+/// one atomic. Other issuing lanes add their own fields as plainAtomics.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void issueCoalesced(const B &b, const A &addr,
+                                               const T (&val)[N], bool issues,
+                                               unsigned mask) {
+  T *base = nullptr;
+  bool whole = false;
+  if (issues) {
+    base = addr(0);
+    whole = base != nullptr;
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      whole = whole && b.has(k) && addr(k) == base + k;
+    if (!whole)
+      plainAtomics(b, addr, val);
+  }
+  const unsigned wholeLanes = __ballot_sync(mask, whole);
+  const int pairs = popCount(wholeLanes) * N;
+  const int count = popCount(mask);
+  const int rank = popCount(mask & laneMaskLt());
+  for (int first = 0; first < pairs; first += count) {
+    const int pair = first + rank < pairs ? first + rank : pairs - 1;
+    const int owner = pair / N, slot = pair % N;
+    const int src =
+        wholeLanes == kFullMask ? owner : nthSetBit(wholeLanes, owner);
+    T *const at = reinterpret_cast<T *>(
+        __shfl_sync(mask, reinterpret_cast<unsigned long long>(base), src));
+    T sum = T(0);
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const T x = __shfl_sync(mask, val[k], src);
+      sum = slot == k ? x : sum;
+    }
+    if (first + rank < pairs)
+      atomicAdd(at + slot, sum);
+  }
+}
+
+/// The lanes of `mask` call together; those with `issues` set add their own
+/// fields, unreduced: lane after lane for a Consecutive batch, else each
+/// lane its own. Only the unreduced path coalesces: after a reduction a warp
+/// has a few leaders with a few sums each, and handing those round cost
+/// more than it saved (the magnified texture: 0.097 ms against 0.076 ms,
+/// bench/RESULTS.md).
+template <typename B, typename A>
+__device__ __forceinline__ void issueOwn(const B &b, const A &addr, bool issues,
+                                         unsigned mask) {
+  if constexpr (issuesCoalesced<B>()) {
+    issueCoalesced(b, addr, b.val, issues, mask);
+  } else {
+    (void)mask;
+    if (issues)
+      ownAtomics(b, addr);
+  }
+}
+
 /// Field k of register arrays without dynamic indexing (which would move the
 /// arrays to local memory): a chain of selects.
 template <typename A, typename T, int N>
@@ -615,8 +692,7 @@ __device__ __forceinline__ void butterfly(const B &b, bool active, Key key,
     if (present == kFullMask)
       reduce = fullWarpReduces<CheckKey>(ballot, active, key, threshold);
     if (!reduce) {
-      if (active)
-        ownAtomics(b, addr);
+      issueOwn(b, addr, active, present);
       return;
     }
     const B shared = sharedPresence(b, kFullMask, active);
@@ -650,7 +726,7 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
     const int calling = popCount(mask);
     if (!allReach(mask, calling, threshold)) {
       match.skipped();
-      ownAtomics(b, addr);
+      issueOwn(b, addr, true, mask);
       return;
     }
     const unsigned peers = match.match(mask, matchKey(key));

@@ -38,17 +38,43 @@ constexpr int kKeys = kWarps * 32;
 /// The batch under test: values only (Deferred: Fields, addresses rebuilt by
 /// addrOf, as the rewriter emits it) or values and addresses (Batch); every
 /// slot tracked, or (Always) every slot but the last always set, or (Lane)
-/// slot 0 always set and the others LaneSet.
+/// slot 0 always set and the others LaneSet; marked Consecutive or not.
 template <template <typename, int, typename...> class Form, typename T, int N,
-          bool Always, bool Lane>
+          typename Mark>
+struct Marked {
+  template <typename... R> using Type = Form<T, N, R..., Mark>;
+};
+template <template <typename, int, typename...> class Form, typename T, int N>
+struct Marked<Form, T, N, void> {
+  template <typename... R> using Type = Form<T, N, R...>;
+};
+template <template <typename, int, typename...> class Form, typename T, int N,
+          bool Always, bool Lane, typename Mark>
 using WithRanges = std::conditional_t<
-    Lane, Form<T, N, distwar::AlwaysSet<0, 1>, distwar::LaneSet<1, N>>,
-    std::conditional_t<Always, Form<T, N, distwar::AlwaysSet<0, N - 1>>,
-                       Form<T, N>>>;
-template <typename T, int N, bool Deferred, bool Always, bool Lane>
-using BatchUnderTest =
-    std::conditional_t<Deferred, WithRanges<distwar::Fields, T, N, Always, Lane>,
-                       WithRanges<distwar::Batch, T, N, Always, Lane>>;
+    Lane,
+    typename Marked<Form, T, N, Mark>::template Type<distwar::AlwaysSet<0, 1>,
+                                                     distwar::LaneSet<1, N>>,
+    std::conditional_t<Always,
+                       typename Marked<Form, T, N, Mark>::template Type<
+                           distwar::AlwaysSet<0, N - 1>>,
+                       typename Marked<Form, T, N, Mark>::template Type<>>>;
+template <typename T, int N, bool Deferred, bool Always, bool Lane,
+          bool Consecutive>
+using BatchUnderTest = std::conditional_t<
+    Deferred,
+    WithRanges<distwar::Fields, T, N, Always, Lane,
+               std::conditional_t<Consecutive, distwar::Consecutive, void>>,
+    WithRanges<distwar::Batch, T, N, Always, Lane,
+               std::conditional_t<Consecutive, distwar::Consecutive, void>>>;
+
+/// Where field k of a key lies among the key's N elements. In a Consecutive
+/// batch, odd keys have their fields in reverse order: those lanes' addresses
+/// do not follow each other, so the reductions must issue them field by
+/// field beside the lanes they coalesce.
+__host__ __device__ inline int elementOf(int key, int k, int n,
+                                         bool consecutive) {
+  return consecutive && (key & 1) ? n - 1 - k : k;
+}
 
 /// Whether lane i sets LaneSet slot k (k >= 1): about half the lanes of a
 /// key, the same on the CPU.
@@ -117,7 +143,7 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
 }
 
 template <Variant V, typename S, typename T, int N, bool Deferred, bool Always,
-          bool Lane>
+          bool Lane, bool Consecutive>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
                              unsigned nullFields, unsigned absentFields) {
@@ -129,19 +155,22 @@ __global__ void reduceKernel(T *out, const T *vals, const int *keys,
     return;
   const bool active = f & kActive;
   const int key = keys[i];
-  BatchUnderTest<T, N, Deferred, Always, Lane> b;
+  BatchUnderTest<T, N, Deferred, Always, Lane, Consecutive> b;
+  auto element = [&](int k) {
+    return &out[key * N + elementOf(key, k, N, Consecutive)];
+  };
   if (active) {
 #pragma unroll
     for (int k = 0; k < N; ++k)
       if (!((absentFields >> k) & 1u) && // a condition false in every lane
           (!Lane || k == 0 || laneSets(i, k))) // one that differs by lane
-        b.set(k, (nullFields >> k) & 1u ? nullptr : &out[key * N + k],
+        b.set(k, (nullFields >> k) & 1u ? nullptr : element(k),
               vals[i * N + k]);
   }
   auto addrOf = [&](int slot) -> T * {
     if (slot >= 0 && slot < N) {
       const int k = slot;
-      return (nullFields >> k) & 1u ? nullptr : &out[key * N + k];
+      return (nullFields >> k) & 1u ? nullptr : element(k);
     }
     return nullptr;
   };
@@ -255,7 +284,7 @@ struct Options {
 };
 
 template <Variant V, typename S, typename T, int N, bool Deferred = false,
-          bool Always = false, bool Lane = false>
+          bool Always = false, bool Lane = false, bool Consecutive = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
   T *dOut, *dVals;
@@ -308,10 +337,11 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           (absentFields ? " (a slot absent)" : "") +
           (Deferred ? " (deferred addresses)" : "") +
           (Always ? " (AlwaysSet<0, N - 1>)" : "") +
-          (Lane ? " (LaneSet<1, N>)" : "");
-      reduceKernel<V, S, T, N, Deferred, Always, Lane>
-          <<<kThreads / kBlock, kBlock>>>(
-          dOut, dVals, dKeys, dFlags, in.n, t, nullFields, absentFields);
+          (Lane ? " (LaneSet<1, N>)" : "") +
+          (Consecutive ? " (Consecutive)" : "");
+      reduceKernel<V, S, T, N, Deferred, Always, Lane, Consecutive>
+          <<<kThreads / kBlock, kBlock>>>(dOut, dVals, dKeys, dFlags, in.n, t,
+                                          nullFields, absentFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
       gpucheck::waitOrDie(what);
       gpucheck::require(cudaMemcpy(out.data(), dOut, sizeof(T) * out.size(),
@@ -330,7 +360,8 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           if ((((nullFields | absentFields) >> k) & 1u) ||
               (Lane && k > 0 && !laneSets(i, k)))
             continue;
-          const size_t slot = static_cast<size_t>(in.keys[i]) * N + k;
+          const size_t slot = static_cast<size_t>(in.keys[i]) * N +
+                              elementOf(in.keys[i], k, N, Consecutive);
           refInt[slot] += vals[i * N + k];
           refSum[slot] += static_cast<double>(vals[i * N + k]);
           magnitude[slot] += std::fabs(static_cast<double>(vals[i * N + k]));
@@ -433,6 +464,25 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
         tally, rng, opt);
     runCase<Variant::kKept, strategy::Leader, T, N, false, false, true>(
         tally, rng, opt);
+    // Consecutive batches (the one site of a versioned channel loop): the
+    // issuing lanes' sums handed round lane after lane (issueCoalesced),
+    // beside lanes whose fields are reversed (elementOf).
+    runCase<Variant::kSerial, strategy::ScatterLeader, T, N, true, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kSerial, strategy::Leader, T, N, false, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kSerial, strategy::ScatterLeader, T, N, true, true, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kSerial, strategy::Leader, T, N, true, false, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kKept, strategy::ScatterLeader, T, N, true, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kButterfly, strategy::ScatterLeader, T, N, true, false,
+            false, true>(tally, rng, opt);
+    runCase<Variant::kUniform, strategy::Leader, T, N, true, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kUniform, strategy::ScatterLaneK, T, N, false, true, false,
+            true>(tally, rng, opt);
   }
 }
 
