@@ -2,6 +2,7 @@
 
 #include "Emit/BatchType.h"
 #include "Analysis/LoopExits.h"
+#include "Decide/GroupSafety.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <cassert>
@@ -63,6 +64,11 @@ std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       Run = P;
     }
   }
+  // One site of a versioned loop adds at `buf + key + i` in slot i: its
+  // fields are a key's consecutive channels.
+  if (Slots.size() == 1 && Slots.front().Offset == "0" &&
+      versionedLoopOf(Sites, G))
+    Type += ", ::distwar::Consecutive";
   return Type + ">";
 }
 

@@ -17,7 +17,9 @@ namespace distwar {
 /// channel loop between site and scope, and no goto that could jump past
 /// one): the runtime issues those with no presence or null test
 /// (GENERATED_CODE.md, section 2); and an `::distwar::LaneSet<B, E>` per run
-/// of slots under the group's lane-dependent ifs.
+/// of slots under the group's lane-dependent ifs; and `::distwar::Consecutive`
+/// for the one site of a versioned channel loop, whose slots are a key's
+/// consecutive channels (GENERATED_CODE.md, section 11).
 std::string batchType(clang::ASTContext &Ctx,
                       const std::vector<AtomicSite> &Sites, const SiteGroup &G,
                       llvm::ArrayRef<DeferredSlot> Slots,

@@ -1,12 +1,13 @@
 // A loop over a texel's channels whose count is known only at run time
 // (`tex + texel + c` for `c < channels`) is versioned: a generic lambda runs
 // it with the count a constant for 1 to 4 channels, the texel the key and
-// the channels the batch's fields; the loop as written runs for the other
-// counts. The versions defer the adds past the loop's own reads, so where a
-// read may be of a destination a run-time test keeps its byte range apart
-// from the adds' (else the loop runs as written). Loops the versions cannot
-// copy (they leave early, change their bound, wait at a barrier) are left
-// as they were.
+// the channels the batch's fields, marked Consecutive (a warp issues the
+// sums lane after lane); the loop as written runs for the other counts. The
+// versions defer the adds past the loop's own reads, so where a read may be
+// of a destination a run-time test keeps its byte range apart from the
+// adds' (else the loop runs as written). Loops the versions cannot copy
+// (they leave early, change their bound, wait at a barrier) are left as
+// they were.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s < %t.txt
 // RUN: grep -v "^ *//" %t.cu | %FileCheck %s --check-prefix=OUT
@@ -30,6 +31,7 @@ struct Texture {
 // OUT-LABEL: void corners(
 // OUT: auto distwar_channels = [&](auto distwar_count) {
 // OUT: constexpr int distwar_trip = decltype(distwar_count)::value;
+// OUT-COUNT-2: ::distwar::Consecutive>
 // OUT: for (int c = 0; c < distwar_trip; ++c) {
 // OUT: distwar_batch0.set(c, p.grad + t0 + c, d * w0);
 // OUT: distwar_batch1.set(c, p.grad + t1 + c, d * w1);
