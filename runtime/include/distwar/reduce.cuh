@@ -711,6 +711,24 @@ struct MatchEachTime {
   __device__ __forceinline__ void skipped() const {}
 };
 
+/// The lanes of `mask` call together, each with its key group `peers`
+/// (lanes of one key); each group's sums are issued once per field.
+template <typename S, typename B, typename A>
+__device__ __forceinline__ void reduceMatched(const B &b, const A &addr,
+                                              unsigned mask, unsigned peers) {
+  const B shared = sharedPresence(b, peers, true);
+  typename B::Type v[B::kSize];
+  unpackValues(shared, true, v);
+  if (reduceIntGroups<S>(shared, v, addressesOf(addr, shared), peers))
+    return;
+  // One key over the whole warp is the butterfly's case: every lane agrees on
+  // it (peers is the same full mask in all of them).
+  if (peers == kFullMask)
+    reduceFullWarp<S>(shared, v, addressesOf(addr, shared), kFullMask);
+  else
+    reduceSegmented<S>(shared, v, addressesOf(addr, shared), mask, peers);
+}
+
 template <typename S, typename B, typename A, typename Key, typename Threshold,
           typename Match = MatchEachTime>
 __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
@@ -729,18 +747,7 @@ __device__ __forceinline__ void serial(const B &b, Key key, Threshold threshold,
       issueOwn(b, addr, true, mask);
       return;
     }
-    const unsigned peers = match.match(mask, matchKey(key));
-    const B shared = sharedPresence(b, peers, true);
-    typename B::Type v[B::kSize];
-    unpackValues(shared, true, v);
-    if (reduceIntGroups<S>(shared, v, addressesOf(addr, shared), peers))
-      return;
-    // One key over the whole warp is the butterfly's case: every lane agrees on
-    // it (peers is the same full mask in all of them).
-    if (peers == kFullMask)
-      reduceFullWarp<S>(shared, v, addressesOf(addr, shared), kFullMask);
-    else
-      reduceSegmented<S>(shared, v, addressesOf(addr, shared), mask, peers);
+    reduceMatched<S>(b, addr, mask, match.match(mask, matchKey(key)));
   }
 }
 

@@ -11,6 +11,7 @@
 #include "distwar/channel_versions.h"
 #include "distwar/launch.h"
 #include "distwar/reduce.cuh"
+#include "distwar/reduce_together.cuh"
 #include "distwar/site_table.cuh"
 
 #endif // DISTWAR_RUNTIME_CUH

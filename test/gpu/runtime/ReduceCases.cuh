@@ -28,7 +28,7 @@ namespace strategy = distwar::strategy;
 
 
 enum Flags : unsigned char { kActive = 1, kExit = 2, kSplit = 4 };
-enum class Variant { kPlain, kSerial, kKept, kButterfly, kUniform };
+enum class Variant { kPlain, kSerial, kKept, kTogether, kButterfly, kUniform };
 
 constexpr int kWarps = 16;
 constexpr int kThreads = kWarps * 32;
@@ -106,6 +106,40 @@ __device__ __forceinline__ void reduceKept(const B &b, Key key, int threshold,
                              distwar::reusePeers(kept));
 }
 
+/// The second part's key of the serial reduction together with the batch
+/// under test (thread i, key `key`): in odd warps a function of the key (the
+/// parts join), in even warps the thread's own slot (keys shared by several
+/// lanes split across parts: each part is reduced alone).
+__host__ __device__ inline int togetherKey(int i, int key) {
+  return (i / 32) % 2 ? key ^ 1 : i % kKeys;
+}
+
+/// reduceSerialTogether over the batch under test and a second part that
+/// adds the same values at the second key's fields (every slot set), as
+/// distwar-rewrite emits it for the corners of a versioned texel loop.
+template <typename S, typename B, typename Key, typename AddrOf, typename T>
+__device__ __forceinline__ void
+reduceTogether(const B &b, Key key, int threshold, const AddrOf &addrOf, T *out,
+               const T *vals) {
+  constexpr int N = B::kSize;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int key2 = togetherKey(i, static_cast<int>(key));
+  distwar::Fields<T, N> second;
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    second.set(k, &out[key2 * N + k], vals[i * N + k]);
+  auto addr2 = [&](int slot) -> T * {
+    return slot >= 0 && slot < N ? &out[key2 * N + slot] : nullptr;
+  };
+  auto part2 = distwar::serialPart(second, key2, threshold, addr2);
+  if constexpr (std::is_same<AddrOf, NoAddrOf>::value)
+    distwar::reduceSerialTogether<S>(distwar::serialPart(b, key, threshold),
+                                     part2);
+  else
+    distwar::reduceSerialTogether<S>(
+        distwar::serialPart(b, key, threshold, addrOf), part2);
+}
+
 template <Variant V, typename S, typename B, typename Key, typename AddrOf>
 __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
                                           int threshold, const AddrOf &addrOf) {
@@ -181,17 +215,24 @@ __global__ void reduceKernel(T *out, const T *vals, const int *keys,
     else
       return NoAddrOf{};
   }();
+  auto run = [&](auto k) {
+    if constexpr (V == Variant::kTogether) {
+      if (active)
+        reduceTogether<S>(b, k, threshold, addresses, out, vals);
+    } else {
+      reduceOne<V, S>(b, active, k, threshold, addresses);
+    }
+  };
   if (f & kSplit) {
     // Two call sites: lanes may reach them at different times.
     if (threadIdx.x & 1) {
       __nanosleep(200);
-      reduceOne<V, S>(b, active, key, threshold, addresses);
+      run(key);
     } else {
-      reduceOne<V, S>(b, active, static_cast<long long>(key), threshold,
-                      addresses);
+      run(static_cast<long long>(key));
     }
   } else {
-    reduceOne<V, S>(b, active, key, threshold, addresses);
+    run(key);
   }
 }
 
@@ -275,6 +316,7 @@ inline const char *variantName(Variant v) {
   return v == Variant::kPlain       ? "plain"
          : v == Variant::kSerial    ? "serial"
          : v == Variant::kKept      ? "serial, kept peers"
+         : v == Variant::kTogether  ? "serial, together with a second part"
          : v == Variant::kButterfly ? "butterfly"
                                     : "uniform";
 }
@@ -357,6 +399,15 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
         if ((in.flags[i] & kExit) || !(in.flags[i] & kActive))
           continue;
         for (int k = 0; k < N; ++k) {
+          // The second part sets every field.
+          if (V == Variant::kTogether) {
+            const size_t second =
+                static_cast<size_t>(togetherKey(i, in.keys[i])) * N + k;
+            refInt[second] += vals[i * N + k];
+            refSum[second] += static_cast<double>(vals[i * N + k]);
+            magnitude[second] +=
+                std::fabs(static_cast<double>(vals[i * N + k]));
+          }
           if ((((nullFields | absentFields) >> k) & 1u) ||
               (Lane && k > 0 && !laneSets(i, k)))
             continue;
@@ -482,6 +533,15 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
     runCase<Variant::kUniform, strategy::Leader, T, N, true, false, false,
             true>(tally, rng, opt);
     runCase<Variant::kUniform, strategy::ScatterLaneK, T, N, false, true, false,
+            true>(tally, rng, opt);
+    // Two parts reduced together (reduceSerialTogether): joined where the
+    // second key follows the first, alone where it does not.
+    runCase<Variant::kTogether, strategy::ScatterLeader, T, N, true, false,
+            false, true>(tally, rng, opt);
+    runCase<Variant::kTogether, strategy::Leader, T, N>(tally, rng, opt);
+    runCase<Variant::kTogether, strategy::ScatterLaneK, T, N, true, true>(
+        tally, rng, opt);
+    runCase<Variant::kTogether, strategy::ScatterLeader, T, N, true, false,
             true>(tally, rng, opt);
   }
 }
