@@ -59,6 +59,8 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
         OS << " slots=" << G.Size;
       if (!G.SharesMatchWith.empty())
         OS << " match-of=" << G.SharesMatchWith;
+      if (!G.ReducedWith.empty())
+        OS << " reduced-with=" << G.ReducedWith;
       if (G.BlockNote != Reason::None)
         OS << " [not block: " << reasonInfo(G.BlockNote).Code << " "
            << reasonInfo(G.BlockNote).Name << "]";
@@ -131,6 +133,8 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
       addNote(O, "block_note", G.BlockNote);
       if (!G.SharesMatchWith.empty())
         O["shares_match_with"] = G.SharesMatchWith;
+      if (!G.ReducedWith.empty())
+        O["reduced_with"] = G.ReducedWith;
       Groups.push_back(std::move(O));
     }
     llvm::json::Object File{{"file", F.File},

@@ -111,6 +111,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Why = Group.Why;
     Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
     Rec.SharesMatchWith = Group.SharesMatchWith;
+    Rec.ReducedWith = Group.ReducedWith;
     if (Group.Why == Reason::None) {
       Rec.Variant = Group.Block            ? "block"
                     : G < Decisions.size() ? variantName(Decisions[G].Kind)

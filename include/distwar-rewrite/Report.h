@@ -37,6 +37,10 @@ struct GroupRecord {
   /// Serial groups that reuse an earlier group's key match when the same
   /// lanes call them: that group's name; "" for none.
   std::string SharesMatchWith;
+  /// Serial groups of a versioned loop reduced together with its first
+  /// group (one match and one tree where their keys agree): that group's
+  /// name; "" for none.
+  std::string ReducedWith;
 };
 
 struct FileReport {

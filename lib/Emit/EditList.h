@@ -35,6 +35,9 @@ enum Rank {
   /// its closing brace (before what enclosing statements add there).
   RankBodyEnd,
   RankReduce,
+  /// The end of one reduction of a versioned loop's groups together, after
+  /// their parts.
+  RankJointClose,
   /// A versioned loop's end and start (ChannelVersions.h): after its
   /// groups' reductions, before their batches.
   RankVersionClose,

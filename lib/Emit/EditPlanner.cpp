@@ -100,13 +100,47 @@ public:
     Edits.add(Where.statementBegin(G.First), 0,
               batchTypeOf(G, AddrOf.has_value(), Size) + " " + Batch + "; ",
               RankBatch);
+    std::string Arguments = Batch + ", " + Sites[G.Sites.front()].KeyText +
+                            ", " + threshold(TableIndex) +
+                            (AddrOf ? ", " + *AddrOf : "");
+    if (!Chain && planJointPart(G, Arguments))
+      return;
     std::string Peers = Chain ? keptPeers(G, K, Chain) : "";
     Edits.add(Where.afterStatement(G.Last), 0,
-              " ::distwar::reduceSerial(" + Batch + ", " +
-                  Sites[G.Sites.front()].KeyText + ", " +
-                  threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "") +
-                  Peers + ");",
+              " ::distwar::reduceSerial(" + Arguments + Peers + ");",
               endRank(G));
+  }
+
+  /// The serial groups of each versioned loop, counted before planning:
+  /// where a loop holds two or more, they are reduced together
+  /// (`reduceSerialTogether`, GENERATED_CODE.md, section 11).
+  void countJointParts(const std::vector<SiteGroup> &Groups,
+                       llvm::ArrayRef<size_t> Accepted) {
+    for (size_t I : Accepted)
+      if (const ChannelLoop *CL = versionedLoopOf(Sites, Groups[I]))
+        ++Joints[CL->Loop].Parts;
+  }
+
+  /// Plans \p G's reduction as a part of its versioned loop's joint
+  /// reduction; false when it is reduced alone.
+  bool planJointPart(SiteGroup &G, const std::string &Arguments) {
+    const ChannelLoop *CL = versionedLoopOf(Sites, G);
+    if (!CL)
+      return false;
+    Joint &J = Joints[CL->Loop];
+    if (J.Parts < 2)
+      return false;
+    SourceLocation End = Where.afterStatement(G.Last);
+    std::string Part = "::distwar::serialPart(" + Arguments + ")";
+    if (J.Planned++ == 0) {
+      Edits.add(End, 0, " ::distwar::reduceSerialTogether(" + Part, endRank(G));
+      Edits.add(End, 0, ");", RankJointClose);
+      J.First = G.Name;
+    } else {
+      Edits.add(End, 0, ", " + Part, endRank(G));
+      G.ReducedWith = J.First;
+    }
+    return true;
   }
 
   /// The last argument of a serial reduction in a shared-match chain: the
@@ -586,6 +620,13 @@ private:
   std::map<FileID, unsigned> Cursors;
   /// The live flag of each loop body whose groups share one.
   std::map<const Stmt *, std::string> LiveNames;
+  /// Per versioned loop, its serial groups (Parts), those planned so far
+  /// and the first one's name.
+  struct Joint {
+    unsigned Parts = 0, Planned = 0;
+    std::string First;
+  };
+  std::map<const Stmt *, Joint> Joints;
   /// Per shared-match chain, its KeptPeers and the group that declared it.
   struct ChainHead {
     std::string Var, Group;
@@ -635,6 +676,7 @@ static void planGroups(Planner &P, const std::vector<AtomicSite> &Sites,
       LastInBody[Groups[I].Scope] = I;
   std::map<const FunctionDecl *, unsigned> PerFunction;
   std::vector<unsigned> Chains = sharedMatchChains(Sites, Groups, Decisions);
+  P.countJointParts(Groups, Accepted);
   // Each file has its own table (GENERATED_CODE.md, 2b).
   std::map<FileID, std::vector<std::string>> Names;
   std::map<FileID, std::vector<int>> Initial;

@@ -45,6 +45,9 @@ struct SiteGroup {
   /// The group whose key match this serial group reuses when the same lanes
   /// call it (distwar::reusePeers), or "".
   std::string SharesMatchWith;
+  /// The first group of the versioned loop whose groups this one is reduced
+  /// together with (distwar::reduceSerialTogether), or "".
+  std::string ReducedWith;
   /// Batched with the block strategy (a table in shared memory for the
   /// whole thread block, chosen at run time among block, warp and plain).
   bool Block = false;

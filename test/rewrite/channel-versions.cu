@@ -2,12 +2,13 @@
 // (`tex + texel + c` for `c < channels`) is versioned: a generic lambda runs
 // it with the count a constant for 1 to 4 channels, the texel the key and
 // the channels the batch's fields, marked Consecutive (a warp issues the
-// sums lane after lane); the loop as written runs for the other counts. The
-// versions defer the adds past the loop's own reads, so where a read may be
-// of a destination a run-time test keeps its byte range apart from the
-// adds' (else the loop runs as written). Loops the versions cannot copy
-// (they leave early, change their bound, wait at a barrier) are left as
-// they were.
+// sums lane after lane), the corners reduced together (one match and one
+// tree where their keys agree); the loop as written runs for the other
+// counts. The versions defer the adds past the loop's own reads, so where a
+// read may be of a destination a run-time test keeps its byte range apart
+// from the adds' (else the loop runs as written). Loops the versions cannot
+// copy (they leave early, change their bound, wait at a barrier) are left
+// as they were. A loop with one group reduces it alone.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s < %t.txt
 // RUN: grep -v "^ *//" %t.cu | %FileCheck %s --check-prefix=OUT
@@ -27,7 +28,7 @@ struct Texture {
 // Two corners and a read of the texture itself in the loop: both corners'
 // adds are tested against the texture's and dy's ranges.
 // CHECK: group corners#0: batched (serial; not butterfly: DW0058 versioned-loop) key=t0 type=float sites=1 slots=distwar_trip{{$}}
-// CHECK: group corners#1: batched (serial; not butterfly: DW0058 versioned-loop) key=t1 type=float sites=1 slots=distwar_trip{{$}}
+// CHECK: group corners#1: batched (serial; not butterfly: DW0058 versioned-loop) key=t1 type=float sites=1 slots=distwar_trip reduced-with=corners#0{{$}}
 // OUT-LABEL: void corners(
 // OUT: auto distwar_channels = [&](auto distwar_count) {
 // OUT: constexpr int distwar_trip = decltype(distwar_count)::value;
@@ -35,8 +36,11 @@ struct Texture {
 // OUT: for (int c = 0; c < distwar_trip; ++c) {
 // OUT: distwar_batch0.set(c, p.grad + t0 + c, d * w0);
 // OUT: distwar_batch1.set(c, p.grad + t1 + c, d * w1);
-// OUT: ::distwar::reduceSerial(
+// OUT: ::distwar::reduceSerialTogether(
+// OUT: ::distwar::serialPart(
 // OUT: distwar_batch0, t0,
+// OUT: ::distwar::serialPart(
+// OUT: distwar_batch1, t1,
 // OUT: const bool distwar_apart = [&](const int c) {
 // OUT: return ::distwar::channelRangesApart(
 // OUT: (p.channels),
@@ -67,6 +71,7 @@ __global__ void corners(Texture p, const int *texel, const float *dy,
 // run-time test.
 // CHECK: group restricted#0: batched (serial; not butterfly: DW0058 versioned-loop) key=t type=float sites=1 slots=distwar_trip{{$}}
 // OUT-LABEL: void restricted(
+// OUT-NOT: reduceSerialTogether
 // OUT-NOT: distwar_apart
 // OUT: if (!::distwar::runChannelVersion(distwar_channels, (n)))
 __global__ void restricted(float *__restrict__ grad,
