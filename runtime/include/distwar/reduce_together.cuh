@@ -114,12 +114,16 @@ __device__ __forceinline__ bool leadHasKey(unsigned mask, Key key, int lead) {
   return __shfl_sync(mask, mine, lead) == mine;
 }
 
+/// The element type of the first part's batch.
+template <typename... P>
+using FirstType =
+    typename std::tuple_element<0, std::tuple<P...>>::type::BatchType::Type;
+
 /// Whether parts P can be joined at compile time: two or more, one element
 /// type, no LaneSet slots (their presence would need sharing per part), at
 /// most kMaxBatchFields fields together, each part holding one.
 template <typename... P> __host__ __device__ constexpr bool joinable() {
-  using First = typename std::tuple_element<0, std::tuple<P...>>::type;
-  using T = typename First::BatchType::Type;
+  using T = FirstType<P...>;
   return sizeof...(P) >= 2 &&
          (std::is_same<typename P::BatchType::Type, T>::value && ...) &&
          ((P::BatchType::laneSetInFirstWord() == 0u) && ...) &&
@@ -160,8 +164,7 @@ __device__ __forceinline__ void reduceSerialTogether(const P &...parts) {
       (detail::reduceAlone<S>(parts), ...);
       return;
     }
-    using T = typename std::remove_reference<
-        decltype(detail::firstOf(parts...))>::type::BatchType::Type;
+    using T = detail::FirstType<P...>;
     const auto list = detail::listOf(parts...);
     Fields<T, decltype(list)::kSize> all;
     list.gather(all, 0);
