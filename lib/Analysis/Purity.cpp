@@ -260,7 +260,8 @@ bool bodyIsPure(const Stmt *S, unsigned Depth) {
   if (Target) {
     const Expr *E = Target->IgnoreParenCasts();
     const VarDecl *Root = rootVariable(E);
-    bool Local = Root && Root->isLocalVarDecl() &&
+    // A parameter passed by value is the callee's own copy.
+    bool Local = Root && (Root->isLocalVarDecl() || isa<ParmVarDecl>(Root)) &&
                  !Root->getType()->isReferenceType() &&
                  (isa<DeclRefExpr>(E) || Root->getType()->isArrayType());
     bool Member =

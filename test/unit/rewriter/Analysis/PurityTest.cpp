@@ -29,6 +29,12 @@ const char *const PurityCode = R"cu(
     }
     // A user's function whose name has a math prefix is judged by its body.
     __device__ float make_scaled(float *p) { p[0] *= 2.f; return p[0]; }
+    // A parameter passed by value is the callee's own copy; one passed by
+    // reference, or an element through a pointer parameter, is the caller's.
+    __device__ int folded(int x, int h) { x = x < h ? h - x : x - h; return x; }
+    __device__ int stepped(const int *p) { ++p; return p[0]; }
+    __device__ int byRef(int &x) { x = 1; return x; }
+    __device__ int arrayParam(int a[2]) { a[0] = 1; return a[1]; }
 
     __global__ void k(float *g, float x, int i) {
       float l[4] = {};
@@ -57,7 +63,11 @@ TEST(Purity, Callees) {
                             Expected{"store", false, false, false},
                             Expected{"synced", false, false, false},
                             Expected{"opaque", false, false, false},
-                            Expected{"make_scaled", false, false, false}}) {
+                            Expected{"make_scaled", false, false, false},
+                            Expected{"folded", true, true, false},
+                            Expected{"stepped", true, false, false},
+                            Expected{"byRef", false, false, false},
+                            Expected{"arrayParam", false, false, false}}) {
     const clang::FunctionDecl *FD = function(Ctx, W.Name);
     ASSERT_TRUE(FD) << W.Name;
     EXPECT_EQ(isPureCallee(FD), W.Pure) << W.Name;
