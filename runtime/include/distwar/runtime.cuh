@@ -13,5 +13,6 @@
 #include "distwar/reduce.cuh"
 #include "distwar/reduce_together.cuh"
 #include "distwar/site_table.cuh"
+#include "distwar/strip.cuh"
 
 #endif // DISTWAR_RUNTIME_CUH

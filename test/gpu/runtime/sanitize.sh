@@ -15,6 +15,7 @@ runs=(
   "racecheck,synccheck distwar_reduce_gputest --small"
   "racecheck,synccheck distwar_sites_gputest"
   "memcheck,racecheck,synccheck distwar_block_reduce_gputest --small"
+  "memcheck,racecheck,synccheck distwar_strip_gputest --small"
 )
 for entry in "${runs[@]}"; do
   read -r tools run <<<"$entry"

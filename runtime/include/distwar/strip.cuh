@@ -1,0 +1,172 @@
+//===- distwar/strip.cuh - Laps of a uniform-key loop reduced together --===//
+//
+// Where every lane of a warp adds to the same elements at each iteration of
+// a loop (a filtered cubemap: each output texel walks every input texel in
+// the same order), the butterfly sums each field over the warp with five
+// shuffles, and the loop's latency is those shuffles' chain, iteration after
+// iteration. The rewriter runs two iterations of such a loop per pass
+// (laps) and keeps each lap's batch in a Strip; reduceStripUniform then
+// sums all the laps' fields at once by recursive halving (a reduce-scatter):
+// each step hands half of a lane's values to its partner, so that six
+// values (two laps of three fields) need seven shuffles in a chain of three
+// instead of thirty in chains of five, and the lanes left holding one sum
+// each issue it (GENERATED_CODE.md, section 12).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_STRIP_CUH
+#define DISTWAR_STRIP_CUH
+
+#include "distwar/batch.cuh"
+#include "distwar/lane_math.h"
+#include "distwar/threshold.cuh"
+
+#include <cstring>
+
+namespace distwar {
+
+/// The iterations a strip holds: the rewriter's lap loop runs this many.
+/// Two measured best on the reference cubemap (H100): four and eight
+/// unrolled bodies were slower despite fewer shuffles per iteration.
+constexpr int kStripLaps = 2;
+
+/// The batches of the laps of one pass of a loop whose key the whole warp
+/// shares, each kept as its lap ends (keep). Laps past the loop's end are
+/// never kept: their fields are absent.
+template <typename B, int Laps> struct Strip {
+  static_assert(Laps >= 1, "a strip holds at least one lap");
+  static_assert(B::laneSetInFirstWord() == 0u,
+                "a strip's batch has no LaneSet slots: the issuing lane's "
+                "presence bits speak for the warp");
+  B lap[Laps];
+  /// Laps kept so far; the same in every lane (the rewriter proves that
+  /// every lane runs the same iterations).
+  int kept = 0;
+
+  /// Keeps lap \p l's batch; \p l is a constant after unrolling.
+  __device__ __forceinline__ void keep(int l, const B &b) {
+#pragma unroll
+    for (int i = 0; i < Laps; ++i)
+      if (i == l)
+        lap[i] = b;
+    kept = l + 1;
+  }
+};
+
+namespace detail {
+
+/// The values a strip's reduce-scatter halves: a power of two, at least 8
+/// so that at most four lanes issue each sum (two laps of one field would
+/// otherwise leave sixteen lanes adding to one element).
+constexpr __host__ __device__ int stripValues(int N) {
+  int P = 8;
+  while (P < N)
+    P *= 2;
+  return P;
+}
+
+/// `upper ? hi : lo` as one select instruction. Written as a C++ select, the
+/// compiler may turn the halving's selects into a branch on the lane's bit
+/// and copy the shuffles into both arms: divergent shuffles, which the warp
+/// then runs half after half (the diffuse cubemap ran 1.3x slower than with
+/// plain atomics).
+template <typename T>
+__device__ __forceinline__ T selectLane(bool upper, T hi, T lo) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a 32- or 64-bit value");
+  if constexpr (sizeof(T) == 4) {
+    unsigned r, h, l;
+    memcpy(&h, &hi, 4);
+    memcpy(&l, &lo, 4);
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t"
+        "selp.b32 %0, %1, %2, p;\n\t}"
+        : "=r"(r)
+        : "r"(h), "r"(l), "r"(static_cast<unsigned>(upper)));
+    T out;
+    memcpy(&out, &r, 4);
+    return out;
+  } else {
+    unsigned long long r, h, l;
+    memcpy(&h, &hi, 8);
+    memcpy(&l, &lo, 8);
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t"
+        "selp.b64 %0, %1, %2, p;\n\t}"
+        : "=l"(r)
+        : "l"(h), "l"(l), "r"(static_cast<unsigned>(upper)));
+    T out;
+    memcpy(&out, &r, 8);
+    return out;
+  }
+}
+
+/// Recursive halving over lane bit D and below, down to one value per lane
+/// (or past bit 1 when there are more than 32). At each step a lane hands
+/// its partner across bit D the half of its slots that the partner keeps and
+/// adds the partner's copy of the half it keeps itself; the addresses, the
+/// same in every lane, are halved by selects. Lanes that differ only in the
+/// bits below the last step then hold partial sums of the same slots, each
+/// over its own lanes, and each issues its part.
+template <int N, int D, typename T>
+__device__ __forceinline__ void halveAndIssue(const T (&v)[N], T *const (&a)[N],
+                                              unsigned lane) {
+  if constexpr (N == 1 || D == 0) {
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      if (a[i] != nullptr)
+        atomicAdd(a[i], v[i]);
+  } else {
+    constexpr int H = N / 2;
+    const bool upper = (lane & D) != 0u;
+    T next[H];
+    T *nextAddr[H];
+#pragma unroll
+    for (int i = 0; i < H; ++i) {
+      const T keep = selectLane(upper, v[i + H], v[i]);
+      const T send = selectLane(upper, v[i], v[i + H]);
+      next[i] = keep + __shfl_xor_sync(kFullMask, send, D);
+      nextAddr[i] = selectLane(upper, a[i + H], a[i]);
+    }
+    halveAndIssue<H, D / 2>(next, nextAddr, lane);
+  }
+}
+
+} // namespace detail
+
+/// Adds every kept lap's fields. In a warp whose 32 lanes call together and
+/// whose threshold lets 32 lanes reduce, the values are summed by recursive
+/// halving, each sum issued by the lanes left holding a share of it (at
+/// most four per element, each with its own lanes' part); anywhere else
+/// every lane adds its own fields with plain atomics. Every kept field is
+/// added once per lane either way.
+template <typename B, int Laps, typename Threshold>
+__device__ __forceinline__ void reduceStripUniform(const Strip<B, Laps> &s,
+                                                   Threshold threshold) {
+  using T = typename B::Type;
+  constexpr int F = B::kSize;
+  if constexpr (F == 0) {
+    (void)s, (void)threshold;
+  } else {
+    constexpr int P = detail::stripValues(F * Laps);
+    T v[P];
+    T *a[P];
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      const int l = q / F, f = q % F;
+      const bool kept = q < F * Laps && l < s.kept;
+      v[q] = kept ? s.lap[l < Laps ? l : 0].value(f) : T(0);
+      a[q] = kept ? s.lap[l < Laps ? l : 0].address(f) : nullptr;
+    }
+    if (__activemask() == detail::kFullMask &&
+        detail::allReach(detail::kFullMask, detail::kWarpSize, threshold)) {
+      detail::halveAndIssue<P, 16>(v, a,
+                                   static_cast<unsigned>(detail::laneId()));
+      return;
+    }
+#pragma unroll
+    for (int q = 0; q < F * Laps; ++q)
+      if (a[q] != nullptr)
+        atomicAdd(a[q], v[q]);
+  }
+}
+
+} // namespace distwar
+
+#endif // DISTWAR_STRIP_CUH
