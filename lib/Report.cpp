@@ -61,6 +61,8 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
         OS << " match-of=" << G.SharesMatchWith;
       if (!G.ReducedWith.empty())
         OS << " reduced-with=" << G.ReducedWith;
+      if (G.Strip)
+        OS << " strip";
       if (G.BlockNote != Reason::None)
         OS << " [not block: " << reasonInfo(G.BlockNote).Code << " "
            << reasonInfo(G.BlockNote).Name << "]";
@@ -135,6 +137,8 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
         O["shares_match_with"] = G.SharesMatchWith;
       if (!G.ReducedWith.empty())
         O["reduced_with"] = G.ReducedWith;
+      if (G.Strip)
+        O["strip"] = true;
       Groups.push_back(std::move(O));
     }
     llvm::json::Object File{{"file", F.File},

@@ -112,6 +112,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
     Rec.SharesMatchWith = Group.SharesMatchWith;
     Rec.ReducedWith = Group.ReducedWith;
+    Rec.Strip = Group.Strip;
     if (Group.Why == Reason::None) {
       Rec.Variant = Group.Block            ? "block"
                     : G < Decisions.size() ? variantName(Decisions[G].Kind)

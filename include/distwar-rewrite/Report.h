@@ -41,6 +41,8 @@ struct GroupRecord {
   /// group (one match and one tree where their keys agree): that group's
   /// name; "" for none.
   std::string ReducedWith;
+  /// Reduced in strips of two iterations of its uniform-key loop.
+  bool Strip = false;
 };
 
 struct FileReport {

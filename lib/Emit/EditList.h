@@ -35,6 +35,9 @@ enum Rank {
   /// its closing brace (before what enclosing statements add there).
   RankBodyEnd,
   RankReduce,
+  /// The end of a strip's lap loop and its reduction (StripMining.h), after
+  /// the lap's last texts.
+  RankStripClose,
   /// The end of one reduction of a versioned loop's groups together, after
   /// their parts.
   RankJointClose,
@@ -42,6 +45,8 @@ enum Rank {
   /// groups' reductions, before their batches.
   RankVersionClose,
   RankVersionOpen,
+  /// A strip's lap loop opens before the lap's batch is declared.
+  RankStripOpen,
   RankBatch,
   RankPragma,
   RankSlot,

@@ -6,6 +6,7 @@
 #include "Decide/BlockScope.h"
 #include "Decide/GroupSafety.h"
 #include "Decide/SharedMatch.h"
+#include "Decide/StripMining.h"
 #include "Decide/VariantChoice.h"
 #include "Emit/BatchType.h"
 #include "Emit/ChannelVersions.h"
@@ -366,7 +367,7 @@ private:
   /// The butterfly: batch, key and flags declared at the loop body's start,
   /// guards around what lanes skipped, the reduction at the body's top level
   /// (GENERATED_CODE.md, section 6). Every edit keeps its newlines.
-  void planButterfly(const SiteGroup &G, unsigned K, unsigned TableIndex,
+  void planButterfly(SiteGroup &G, unsigned K, unsigned TableIndex,
                      const std::string &Size, const VariantDecision &D) {
     const FlagPlan &F = D.Flags;
     std::string Suffix = std::to_string(K);
@@ -386,8 +387,20 @@ private:
     if (UsesReached)
       Decls += " bool " + N.Reached + " = false;";
     std::optional<std::string> AddrOf = deferredAddresses(G, N.Key);
-    Decls += " " + batchTypeOf(G, AddrOf.has_value(), Size) + " " + N.Batch +
-             "; " + F.KeyType + " " + N.Key + " = 0;";
+    std::string BatchType = batchTypeOf(G, AddrOf.has_value(), Size);
+    std::optional<StripLoop> Strip;
+    if (BatchType.find("::distwar::LaneSet<") == std::string::npos)
+      Strip = stripLoopOf(Ctx, Sites, G, D);
+    if (Strip) {
+      // A strip keeps each lap's addresses: a deferred-address lambda would
+      // see the last lap's variables only.
+      AddrOf.reset();
+      BatchType = batchTypeOf(G, false, Size);
+      N.Key.clear();
+    }
+    Decls += " " + BatchType + " " + N.Batch + ";";
+    if (!N.Key.empty())
+      Decls += " " + F.KeyType + " " + N.Key + " = 0;";
     if (F.Segment == 0)
       planBodyHead(F, N.Live, Decls);
     else
@@ -399,13 +412,42 @@ private:
     std::string Active = UsesReached           ? N.Reached
                          : !F.LiveInit.empty() ? N.Live
                                                : std::string("true");
-    std::string Call =
-        std::string("::distwar::") +
-        (D.Kind == GroupVariant::ButterflyUniform ? "reduceButterflyUniform("
-                                                  : "reduceButterfly(") +
-        N.Batch + ", " + Active + ", " + N.Key + ", " + threshold(TableIndex) +
-        (AddrOf ? ", " + *AddrOf : "") + ");";
+    std::string Call = Strip ? planStrip(G, *Strip, K, TableIndex, BatchType, F)
+                             : std::string("::distwar::") +
+                                   (D.Kind == GroupVariant::ButterflyUniform
+                                        ? "reduceButterflyUniform("
+                                        : "reduceButterfly(") +
+                                   N.Batch + ", " + Active + ", " + N.Key +
+                                   ", " + threshold(TableIndex) +
+                                   (AddrOf ? ", " + *AddrOf : "") + ");";
     planReduction(G, F, N, UsesReached, Call);
+  }
+
+  /// A strip (GENERATED_CODE.md, section 12): the loop body runs as
+  /// kStripLaps laps of a lap loop, each after the first stepping the
+  /// counter and leaving when the condition fails (the counter stepped
+  /// back, so that the loop's own step and test end it as before). Each lap
+  /// keeps its batch; the laps are reduced together after the lap loop.
+  /// Returns what replaces the group's reduction: the lap's keep.
+  std::string planStrip(SiteGroup &G, const StripLoop &S, unsigned K,
+                        unsigned TableIndex, const std::string &BatchType,
+                        const FlagPlan &F) {
+    std::string Suffix = std::to_string(K);
+    std::string Strip = "distwar_strip" + Suffix, Lap = "distwar_lap" + Suffix;
+    std::string Counter = S.Counter->getNameAsString();
+    std::string Open = " ::distwar::Strip<" + BatchType +
+                       ", ::distwar::kStripLaps> " + Strip +
+                       "; _Pragma(\"unroll\") for (int " + Lap + " = 0; " +
+                       Lap + " < ::distwar::kStripLaps; ++" + Lap + ") { if (" +
+                       Lap + " > 0) { ++" + Counter + "; if (!(" + S.CondText +
+                       ")) { --" + Counter + "; break; } }";
+    Edits.add(Where.scopeBegin(F.Body), 0, Open, RankStripOpen);
+    Edits.add(Where.scopeEnd(F.Body), 0,
+              "} ::distwar::reduceStripUniform(" + Strip + ", " +
+                  threshold(TableIndex) + "); ",
+              RankStripClose);
+    G.Strip = true;
+    return Strip + ".keep(" + Lap + ", distwar_batch" + Suffix + ");";
   }
 
   /// The first group of a loop body: the live flag, the group's
@@ -500,6 +542,8 @@ private:
 
   /// ` distwar_keyK = <the group's key>;`
   std::string keyCapture(const SiteGroup &G, const ButterflyNames &N) const {
+    if (N.Key.empty()) // a strip's reduction takes no key
+      return "";
     return " " + N.Key + " = " + Sites[G.Sites.front()].KeyText + ";";
   }
 

@@ -48,6 +48,9 @@ struct SiteGroup {
   /// The first group of the versioned loop whose groups this one is reduced
   /// together with (distwar::reduceSerialTogether), or "".
   std::string ReducedWith;
+  /// Reduced in strips: the laps of a uniform-key loop together
+  /// (distwar::reduceStripUniform).
+  bool Strip = false;
   /// Batched with the block strategy (a table in shared memory for the
   /// whole thread block, chosen at run time among block, warp and plain).
   bool Block = false;

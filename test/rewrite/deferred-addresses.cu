@@ -201,21 +201,18 @@ __global__ void localStride(float *buf, const int *ids, float v) {
 
 // (g) Opaque keys that differ in a constant argument are one primitive only
 // through the first site's captured key, which is not the second site's:
-// Batch.
+// Batch (a strip of the uniform-key loop, section 12, keeps it too).
 __device__ int texel(int x, int y, int c) { return (y * 16 + x) * 4 + c; }
 
 // CHECK: for (int x = 0;
 // CHECK: x < w;
 // CHECK: ++x) {
 // CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
-// CHECK: int distwar_key0 = 0;
 // CHECK-NEXT: distwar_batch0.set(0, grad + texel(x, y, 0), v);
 // CHECK: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v);
-// CHECK: distwar_key0 = texel(x, y, 0);
-// CHECK: ::distwar::reduceButterflyUniform(
-// CHECK: distwar_batch0,
-// CHECK: true,
-// CHECK: distwar_key0,
+// CHECK-NEXT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
+// CHECK: ::distwar::reduceStripUniform(
+// CHECK: distwar_strip0,
 // CHECK: DISTWAR_SITE_THRESHOLD(
 // CHECK: distwar_sites_deferred_addresses_cu,
 // CHECK: 6));

@@ -8,7 +8,8 @@ and which the generated kernels, reading a plain `const float *thr`, never
 get; j8: a primitive's run-time channels keyed by their addresses; j9: an
 int counter reusing its primitive's key match; j10, j11: a texel's channels
 in a loop of run-time trip count, versioned, and the same loop reading back
-its own adds, which must run as written). Each of r1-d6 was
+its own adds, which must run as written; j12: a uniform-key loop run in
+strips). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -375,6 +376,21 @@ CASES = [
       "    const float v = x[tid * DT_TRIPS + c] + 0.5f * prev[c];",
       "    atomicAdd(gt + t + c, v);",
       "  }"]),
+    # j12: a loop whose key is its counter (the same texel in every lane),
+    # run in strips of two laps reduced together: a condition `!=` that the
+    # counter's step back must still end, a statement after the group that
+    # stays in each lap, nothing read in the body.
+    ("j12", ["key-uniform", "strip"], [],
+     grads("ga", "gb") + [X, N],
+     ["  const float v0 = x[tid * DT_TRIPS];",
+      "  float s = 0.f;",
+      "  for (int j = 0; j != n; ++j) {",
+      "    const float v = v0 * (float)(j + 1);",
+      "    atomicAdd(&ga[j % DT_KEYS], v);",
+      "    atomicAdd(&gb[j % DT_KEYS], 0.5f * v);",
+      "    s += v;",
+      "  }",
+      "  atomicAdd(&ga[(tid + 1) % DT_KEYS], s);"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],

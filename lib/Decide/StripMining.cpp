@@ -1,0 +1,93 @@
+//===- StripMining.cpp - may a uniform-key loop reduce laps together? -----===//
+
+#include "Decide/StripMining.h"
+#include "Analysis/AstQueries.h"
+#include "Analysis/Collectives.h"
+#include "Analysis/LoopExits.h"
+#include "Analysis/Purity.h"
+#include "Analysis/VarWrites.h"
+#include "Decide/RegionChecker.h"
+#include "Decide/VariantChoice.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include <cassert>
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+/// Every lane runs every statement of the body at every iteration: no flag,
+/// guard, hoisted declaration or early return was planned around the group.
+bool runsInEveryLane(const FlagPlan &F) {
+  return F.LiveInit.empty() && !F.GroupUnderIf && F.PartEnds.empty() &&
+         F.Continues.empty() && !F.GuardFromStart && F.GuardAfter.empty() &&
+         !F.AnyFromStart && !F.AnyAfter && !F.GuardTrailing &&
+         F.Hoisted.empty() && !F.EarlyReturn && F.GuardsOpen == 0 &&
+         F.Segments == 1 && F.UniformTrips;
+}
+
+/// Whether every token of \p Loop's header and body braces is in one file,
+/// spelled there (no macro writes any of it).
+bool spelledInFile(const ForStmt *Loop, const SourceManager &SM) {
+  const auto *Body = cast<CompoundStmt>(Loop->getBody());
+  const Expr *Cond = Loop->getCond();
+  for (SourceLocation L :
+       {Loop->getBeginLoc(), Cond->getBeginLoc(), Cond->getEndLoc(),
+        Body->getLBracLoc(), Body->getRBracLoc()})
+    if (!L.isFileID())
+      return false;
+  return SM.getFileID(Body->getLBracLoc()) == SM.getFileID(Loop->getBeginLoc());
+}
+
+/// Whether moving \p G's atomics past the rest of an iteration, the next
+/// iteration's condition and body, computes what the loop computed.
+bool deferralSafe(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                  const ForStmt *Loop) {
+  llvm::DenseSet<const VarDecl *> Buffers;
+  for (size_t I : G.Sites)
+    Buffers.insert(Sites[I].Buffer);
+  RegionChecker Checker(Sites, std::move(Buffers), G.Function);
+  for (size_t I : G.Sites)
+    if (Sites[I].BufferField)
+      Checker.addField(Sites[I].BufferField);
+  return Checker.check(Loop->getCond()) == Reason::None &&
+         Checker.check(Loop->getBody()) == Reason::None;
+}
+
+} // namespace
+
+std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
+                                     const std::vector<AtomicSite> &Sites,
+                                     const SiteGroup &G,
+                                     const VariantDecision &D) {
+  const FlagPlan &F = D.Flags;
+  if (D.Kind != GroupVariant::ButterflyUniform || !runsInEveryLane(F))
+    return std::nullopt;
+  const auto *Loop = dyn_cast_or_null<ForStmt>(F.Loop);
+  if (!Loop || !Loop->getCond() || Loop->getConditionVariable() ||
+      !isa<CompoundStmt>(Loop->getBody()) || F.Body != Loop->getBody())
+    return std::nullopt;
+  std::optional<CountingLoop> Counting = matchCountingLoop(Loop);
+  if (!Counting)
+    return std::nullopt;
+  const VarDecl *Counter = Counting->Var;
+  QualType CounterType = Counter->getType();
+  // Stepping back with `--v` is exact for integers only.
+  if (!CounterType->isIntegerType() || CounterType->isBooleanType() ||
+      CounterType.isVolatileQualified() || CounterType->isReferenceType())
+    return std::nullopt;
+  const Stmt *Body = Loop->getBody();
+  if (hasSideEffects(Loop->getCond()) || findWrite(Body, Counter, false) ||
+      firstLoopExit(Body) || containsGoto(Body) || mayBeCollective(Body) ||
+      mayBeCollective(Loop->getCond()))
+    return std::nullopt;
+  if (!spelledInFile(Loop, Ctx.getSourceManager()) ||
+      !deferralSafe(Sites, G, Loop))
+    return std::nullopt;
+  assert(G.Function && "a batched group is in a function");
+  return StripLoop{Loop, Counter, sourceText(Loop->getCond(), Ctx)};
+}
+
+} // namespace distwar

@@ -1,0 +1,162 @@
+// A loop whose every lane adds to the same elements at each iteration (its
+// key is the loop's counter, the same in the whole warp) runs two
+// iterations per pass, as laps of a lap loop that steps the counter, and
+// reduces both laps' fields together (reduceStripUniform). Only where the
+// body runs in every lane, never writes the counter nor leaves early, and
+// reads nothing the deferred adds may change; otherwise the group keeps one
+// butterfly per iteration.
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %FileCheck %s < %t.txt
+// RUN: grep -v "^ *//" %t.cu | %FileCheck %s --check-prefix=OUT
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.serial.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=butterfly %s -- %shim > %t.butterfly.cu
+// RUN: grep -v "^ *//" %t.butterfly.cu | grep -c "reduceStripUniform(" | %FileCheck %s --check-prefix=BUTTERFLY
+// RUN: grep -v "^ *//" %t.serial.cu | not grep -q "Strip"
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+// RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
+// RUN: %if nvcc %{ %nvcc-check %t.butterfly.cu %}
+// RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim | diff %t.cu -
+
+// BUTTERFLY: {{^}}4{{$}}
+
+__device__ float weight(int pix, int t) {
+  const float d = float(pix - t);
+  return 1.f / (1.f + d * d);
+}
+
+// Every output texel walks every input texel: the strip's laps are
+// iterations t and t + 1; the counter is stepped back where the second lap
+// would be past the end, so that the loop's own step and test end it.
+// CHECK: group filter#0: batched (butterfly-uniform) key=t type=float sites=3 slots=3 strip{{$}}
+// OUT-LABEL: void filter(
+// OUT: for (int t = 0; t < n; ++t) {
+// OUT-NEXT: #line {{[0-9]+}}
+// OUT-NEXT: ::distwar::Strip<::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>,
+// OUT-NEXT: ::distwar::kStripLaps>
+// OUT-NEXT: distwar_strip0;
+// OUT-NEXT: _Pragma("unroll") for (int distwar_lap0 = 0;
+// OUT-NEXT: distwar_lap0 < ::distwar::kStripLaps;
+// OUT-NEXT: ++distwar_lap0) {
+// OUT-NEXT: if (distwar_lap0 > 0) {
+// OUT-NEXT: ++t;
+// OUT-NEXT: if (!(t < n)) {
+// OUT-NEXT: --t;
+// OUT-NEXT: break;
+// OUT-NOT: distwar_key0
+// OUT: distwar_batch0.set(0, &grad[3 * t], g.x * w);
+// OUT-NOT: distwar_key0
+// OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
+// OUT-NEXT: }
+// OUT-NEXT: ::distwar::reduceStripUniform(
+// OUT-NEXT: distwar_strip0,
+__global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
+                       int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  const float3 g = dy[pix];
+  for (int t = 0; t < n; ++t) {
+    const float w = weight(pix, t);
+    atomicAdd(&grad[3 * t], g.x * w);
+    atomicAdd(&grad[3 * t + 1], g.y * w);
+    atomicAdd(&grad[3 * t + 2], g.z * w);
+  }
+}
+
+// Statements after the group stay in the lap; a counter declared before the
+// loop and stepped with `t += 1` is stepped the same way.
+// CHECK: group after#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1 strip{{$}}
+// OUT-LABEL: void after(
+// OUT: for (t = first; t < last; t += 1) {
+// OUT: ++t;
+// OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
+// OUT: total += w;
+// OUT-NEXT: }
+// OUT-NEXT: ::distwar::reduceStripUniform(
+__global__ void after(float *__restrict__ grad, float *__restrict__ out,
+                      int first, int last) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  float total = 0.f;
+  int t;
+  for (t = first; t < last; t += 1) {
+    const float w = weight(pix, t);
+    atomicAdd(&grad[t], w);
+    total += w;
+  }
+  out[pix] = total + t;
+}
+
+// A read of the gradient buffer (not restrict) before the group's first
+// add: one iteration's butterfly adds before the next one reads, a strip
+// would add after it.
+// CHECK: group reads#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// OUT-LABEL: void reads(
+// OUT-NOT: Strip
+// OUT: ::distwar::reduceButterflyUniform(
+__global__ void reads(float *grad, float *out, int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  float seen = 0.f;
+  for (int t = 0; t < n; ++t) {
+    seen += grad[t];
+    atomicAdd(&grad[t], weight(pix, t));
+  }
+  out[pix] = seen;
+}
+
+// The body steps the counter itself: no strip.
+// CHECK: group skips#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// OUT-LABEL: void skips(
+// OUT-NOT: Strip
+// OUT: ::distwar::reduceButterflyUniform(
+__global__ void skips(float *__restrict__ grad, int n, int stride) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int t = 0; t < n; ++t) {
+    atomicAdd(&grad[t], weight(pix, t));
+    t += stride;
+  }
+}
+
+// A loop stepping by two is not counted by one, and a body without braces
+// is left as it was: no strip.
+// CHECK: group evens#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group evens#1: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// OUT-LABEL: void evens(
+// OUT-NOT: Strip
+__global__ void evens(float *__restrict__ grad, int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int t = 0; t < n; t += 2)
+    atomicAdd(&grad[t], weight(pix, t));
+  for (int t = 0; t < n; ++t)
+    atomicAdd(&grad[t], weight(pix, t));
+}
+
+// Lanes leave the iteration early (a flag, not every lane at each
+// iteration's add): no strip.
+// CHECK: group partial#0: batched (butterfly-uniform{{.*}}) key=t type=float sites=1 slots=1{{$}}
+// OUT-LABEL: void partial(
+// OUT-NOT: Strip
+// OUT: ::distwar::reduceButterflyUniform(
+__global__ void partial(float *__restrict__ grad, int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int t = 0; t < n; ++t) {
+    if (pix % 3 == t % 3)
+      continue;
+    atomicAdd(&grad[t], weight(pix, t));
+  }
+}
+
+// Integer and double fields, and a condition naming a struct's member.
+// CHECK: group counts#0: batched (butterfly-uniform) key=t type=int sites=2 slots=2 strip{{$}}
+// CHECK: group counts#1: batched (butterfly-uniform) key=t type=double sites=1 slots=1 strip{{$}}
+struct Range {
+  int end;
+};
+__global__ void counts(int *__restrict__ hits, double *__restrict__ sums,
+                       Range r) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int t = 0; t < r.end; ++t) {
+    atomicAdd(&hits[2 * t], 1);
+    atomicAdd(&hits[2 * t + 1], pix);
+  }
+  for (int t = 0; t < r.end; ++t) {
+    atomicAdd(&sums[t], double(weight(pix, t)));
+  }
+}
