@@ -29,26 +29,36 @@ namespace distwar {
 /// unrolled bodies were slower despite fewer shuffles per iteration.
 constexpr int kStripLaps = 2;
 
-/// The batches of the laps of one pass of a loop whose key the whole warp
-/// shares, each kept as its lap ends (keep). Laps past the loop's end are
-/// never kept: their fields are absent.
+/// The fields of the laps of one pass of a loop whose key the whole warp
+/// shares, each lap's kept as the lap ends (keep). Laps past the loop's end
+/// are never kept: their values stay zero and their addresses null.
 template <typename B, int Laps> struct Strip {
   static_assert(Laps >= 1, "a strip holds at least one lap");
   static_assert(B::laneSetInFirstWord() == 0u,
                 "a strip's batch has no LaneSet slots: the issuing lane's "
                 "presence bits speak for the warp");
-  B lap[Laps];
-  /// Laps kept so far; the same in every lane (the rewriter proves that
-  /// every lane runs the same iterations).
-  int kept = 0;
+  using Type = typename B::Type;
+  static constexpr int kFields = B::kSize;
+  static constexpr int kValues = kFields * Laps;
+  Type val[kValues > 0 ? kValues : 1];
+  Type *addr[kValues > 0 ? kValues : 1];
 
-  /// Keeps lap \p l's batch; \p l is a constant after unrolling.
+  __device__ __forceinline__ Strip() {
+#pragma unroll
+    for (int q = 0; q < (kValues > 0 ? kValues : 1); ++q) {
+      val[q] = Type(0);
+      addr[q] = nullptr;
+    }
+  }
+
+  /// Keeps lap \p l's fields; \p l is a constant after unrolling.
   __device__ __forceinline__ void keep(int l, const B &b) {
 #pragma unroll
-    for (int i = 0; i < Laps; ++i)
-      if (i == l)
-        lap[i] = b;
-    kept = l + 1;
+    for (int q = 0; q < kValues; ++q)
+      if (q / kFields == l) {
+        val[q] = b.value(q % kFields);
+        addr[q] = b.address(q % kFields);
+      }
   }
 };
 
@@ -140,30 +150,28 @@ template <typename B, int Laps, typename Threshold>
 __device__ __forceinline__ void reduceStripUniform(const Strip<B, Laps> &s,
                                                    Threshold threshold) {
   using T = typename B::Type;
-  constexpr int F = B::kSize;
-  if constexpr (F == 0) {
+  constexpr int V = Strip<B, Laps>::kValues;
+  if constexpr (V == 0) {
     (void)s, (void)threshold;
   } else {
-    constexpr int P = detail::stripValues(F * Laps);
-    T v[P];
-    T *a[P];
-#pragma unroll
-    for (int q = 0; q < P; ++q) {
-      const int l = q / F, f = q % F;
-      const bool kept = q < F * Laps && l < s.kept;
-      v[q] = kept ? s.lap[l < Laps ? l : 0].value(f) : T(0);
-      a[q] = kept ? s.lap[l < Laps ? l : 0].address(f) : nullptr;
-    }
     if (__activemask() == detail::kFullMask &&
         detail::allReach(detail::kFullMask, detail::kWarpSize, threshold)) {
+      constexpr int P = detail::stripValues(V);
+      T v[P];
+      T *a[P];
+#pragma unroll
+      for (int q = 0; q < P; ++q) {
+        v[q] = q < V ? s.val[q < V ? q : 0] : T(0);
+        a[q] = q < V ? s.addr[q < V ? q : 0] : nullptr;
+      }
       detail::halveAndIssue<P, 16>(v, a,
                                    static_cast<unsigned>(detail::laneId()));
       return;
     }
 #pragma unroll
-    for (int q = 0; q < F * Laps; ++q)
-      if (a[q] != nullptr)
-        atomicAdd(a[q], v[q]);
+    for (int q = 0; q < V; ++q)
+      if (s.addr[q] != nullptr)
+        atomicAdd(s.addr[q], s.val[q]);
   }
 }
 
