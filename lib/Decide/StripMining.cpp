@@ -33,9 +33,11 @@ bool runsInEveryLane(const FlagPlan &F) {
 bool spelledInFile(const ForStmt *Loop, const SourceManager &SM) {
   const auto *Body = cast<CompoundStmt>(Loop->getBody());
   const Expr *Cond = Loop->getCond();
+  const Expr *Inc = Loop->getInc();
   for (SourceLocation L :
        {Loop->getBeginLoc(), Cond->getBeginLoc(), Cond->getEndLoc(),
-        Body->getLBracLoc(), Body->getRBracLoc()})
+        Inc->getBeginLoc(), Inc->getEndLoc(), Body->getLBracLoc(),
+        Body->getRBracLoc()})
     if (!L.isFileID())
       return false;
   return SM.getFileID(Body->getLBracLoc()) == SM.getFileID(Loop->getBeginLoc());
@@ -70,7 +72,9 @@ std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
       !isa<CompoundStmt>(Loop->getBody()) || F.Body != Loop->getBody())
     return std::nullopt;
   std::optional<CountingLoop> Counting = matchCountingLoop(Loop);
-  if (!Counting)
+  // The step becomes a whole strip's, so the counter's last value differs:
+  // only a counter that no code after the loop sees.
+  if (!Counting || !isa_and_nonnull<DeclStmt>(Loop->getInit()))
     return std::nullopt;
   const VarDecl *Counter = Counting->Var;
   QualType CounterType = Counter->getType();

@@ -423,28 +423,34 @@ private:
     planReduction(G, F, N, UsesReached, Call);
   }
 
-  /// A strip (GENERATED_CODE.md, section 12): the loop body runs as
-  /// kStripLaps laps of a lap loop, each after the first stepping the
-  /// counter and leaving when the condition fails (the counter stepped
-  /// back, so that the loop's own step and test end it as before). Each lap
-  /// keeps its batch; the laps are reduced together after the lap loop.
-  /// Returns what replaces the group's reduction: the lap's keep.
+  /// A strip (GENERATED_CODE.md, section 12): the loop steps over kStripLaps
+  /// iterations at a time, and its body runs as the laps of a lap loop, each
+  /// with the counter redeclared as the lap's iteration; a lap whose
+  /// iteration fails the condition ends the lap loop and then the loop
+  /// itself, so that the condition is never tested past the first failure.
+  /// Each lap keeps its batch; the laps are reduced together after the lap
+  /// loop. Returns what replaces the group's reduction: the lap's keep.
   std::string planStrip(SiteGroup &G, const StripLoop &S, unsigned K,
                         unsigned TableIndex, const std::string &BatchType,
                         const FlagPlan &F) {
     std::string Suffix = std::to_string(K);
-    std::string Strip = "distwar_strip" + Suffix, Lap = "distwar_lap" + Suffix;
+    std::string Strip = "distwar_strip" + Suffix, Lap = "distwar_lap" + Suffix,
+                Base = "distwar_base" + Suffix, End = "distwar_end" + Suffix;
     std::string Counter = S.Counter->getNameAsString();
-    std::string Open = " ::distwar::Strip<" + BatchType +
-                       ", ::distwar::kStripLaps> " + Strip +
-                       "; _Pragma(\"unroll\") for (int " + Lap + " = 0; " +
-                       Lap + " < ::distwar::kStripLaps; ++" + Lap + ") { if (" +
-                       Lap + " > 0) { ++" + Counter + "; if (!(" + S.CondText +
-                       ")) { --" + Counter + "; break; } }";
+    const Expr *Inc = S.Loop->getInc();
+    Edits.replaceTokens(Inc->getBeginLoc(), Inc->getEndLoc(),
+                        Counter + " += ::distwar::kStripLaps");
+    std::string Open =
+        " ::distwar::Strip<" + BatchType + ", ::distwar::kStripLaps> " + Strip +
+        "; bool " + End + " = false; const auto " + Base + " = " + Counter +
+        "; _Pragma(\"unroll\") for (int " + Lap + " = 0; " + Lap +
+        " < ::distwar::kStripLaps; ++" + Lap + ") { const decltype(" + Base +
+        ") " + Counter + " = " + Base + " + " + Lap + "; if (" + Lap +
+        " > 0 && !(" + S.CondText + ")) { " + End + " = true; break; }";
     Edits.add(Where.scopeBegin(F.Body), 0, Open, RankStripOpen);
     Edits.add(Where.scopeEnd(F.Body), 0,
               "} ::distwar::reduceStripUniform(" + Strip + ", " +
-                  threshold(TableIndex) + "); ",
+                  threshold(TableIndex) + "); if (" + End + ") break; ",
               RankStripClose);
     G.Strip = true;
     return Strip + ".keep(" + Lap + ", distwar_batch" + Suffix + ");";

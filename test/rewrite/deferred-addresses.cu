@@ -206,7 +206,7 @@ __device__ int texel(int x, int y, int c) { return (y * 16 + x) * 4 + c; }
 
 // CHECK: for (int x = 0;
 // CHECK: x < w;
-// CHECK: ++x) {
+// CHECK: x += ::distwar::kStripLaps) {
 // CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
 // CHECK-NEXT: distwar_batch0.set(0, grad + texel(x, y, 0), v);
 // CHECK: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v);

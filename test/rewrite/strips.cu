@@ -24,23 +24,24 @@ __device__ float weight(int pix, int t) {
   return 1.f / (1.f + d * d);
 }
 
-// Every output texel walks every input texel: the strip's laps are
-// iterations t and t + 1; the counter is stepped back where the second lap
-// would be past the end, so that the loop's own step and test end it.
+// Every output texel walks every input texel: the loop steps over two
+// iterations, its body runs as two laps, each with the counter redeclared as
+// its iteration; a lap past the end leaves the lap loop and then the loop.
 // CHECK: group filter#0: batched (butterfly-uniform) key=t type=float sites=3 slots=3 strip{{$}}
 // OUT-LABEL: void filter(
-// OUT: for (int t = 0; t < n; ++t) {
+// OUT: for (int t = 0; t < n; t += ::distwar::kStripLaps) {
 // OUT-NEXT: #line {{[0-9]+}}
 // OUT-NEXT: ::distwar::Strip<::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>,
 // OUT-NEXT: ::distwar::kStripLaps>
 // OUT-NEXT: distwar_strip0;
+// OUT-NEXT: bool distwar_end0 = false;
+// OUT-NEXT: const auto distwar_base0 = t;
 // OUT-NEXT: _Pragma("unroll") for (int distwar_lap0 = 0;
 // OUT-NEXT: distwar_lap0 < ::distwar::kStripLaps;
 // OUT-NEXT: ++distwar_lap0) {
-// OUT-NEXT: if (distwar_lap0 > 0) {
-// OUT-NEXT: ++t;
-// OUT-NEXT: if (!(t < n)) {
-// OUT-NEXT: --t;
+// OUT-NEXT: const decltype(distwar_base0) t = distwar_base0 + distwar_lap0;
+// OUT-NEXT: if (distwar_lap0 > 0 && !(t < n)) {
+// OUT-NEXT: distwar_end0 = true;
 // OUT-NEXT: break;
 // OUT-NOT: distwar_key0
 // OUT: distwar_batch0.set(0, &grad[3 * t], g.x * w);
@@ -48,7 +49,9 @@ __device__ float weight(int pix, int t) {
 // OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 // OUT-NEXT: }
 // OUT-NEXT: ::distwar::reduceStripUniform(
-// OUT-NEXT: distwar_strip0,
+// OUT-NEXT: distwar_strip0, DISTWAR_SITE_THRESHOLD(distwar_sites_strips_cu, 0));
+// OUT-NEXT: if (distwar_end0)
+// OUT-NEXT: break;
 __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
                        int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -61,12 +64,13 @@ __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
   }
 }
 
-// Statements after the group stay in the lap; a counter declared before the
-// loop and stepped with `t += 1` is stepped the same way.
+// Statements after the group stay in the lap; a condition that is not an
+// ordering (`!=`) is tested at each lap and never past its first failure;
+// a step written `t += 1` counts too.
 // CHECK: group after#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1 strip{{$}}
 // OUT-LABEL: void after(
-// OUT: for (t = first; t < last; t += 1) {
-// OUT: ++t;
+// OUT: for (int t = first; t != last; t += ::distwar::kStripLaps) {
+// OUT: if (distwar_lap0 > 0 && !(t != last)) {
 // OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 // OUT: total += w;
 // OUT-NEXT: }
@@ -75,13 +79,28 @@ __global__ void after(float *__restrict__ grad, float *__restrict__ out,
                       int first, int last) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   float total = 0.f;
-  int t;
-  for (t = first; t < last; t += 1) {
+  for (int t = first; t != last; t += 1) {
     const float w = weight(pix, t);
     atomicAdd(&grad[t], w);
     total += w;
   }
-  out[pix] = total + t;
+  out[pix] = total;
+}
+
+// A counter declared before the loop is seen after it, where a step over
+// two iterations would leave another value: no strip.
+// CHECK: group outside#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// OUT-LABEL: void outside(
+// OUT-NOT: Strip
+// OUT: ::distwar::reduceButterflyUniform(
+__global__ void outside(float *__restrict__ grad, int *__restrict__ out,
+                        int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  int t;
+  for (t = 0; t < n; ++t) {
+    atomicAdd(&grad[t], weight(pix, t));
+  }
+  out[pix] = t;
 }
 
 // A read of the gradient buffer (not restrict) before the group's first
