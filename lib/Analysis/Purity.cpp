@@ -153,7 +153,7 @@ bool isBuiltinOperatorCall(const CXXOperatorCallExpr *Op) {
 
 namespace {
 
-bool bodyIsPure(const Stmt *S, unsigned Depth);
+bool bodyIsPure(const Stmt *S, unsigned Depth, bool OwnObject = false);
 
 bool isPureCalleeAt(const FunctionDecl *FD, unsigned Depth) {
   if (!FD)
@@ -163,7 +163,16 @@ bool isPureCalleeAt(const FunctionDecl *FD, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
   if (Depth > 8 || !FD->hasBody(Def) || !Def)
     return false;
-  return bodyIsPure(Def->getBody(), Depth + 1);
+  // A constructor stores into the object it builds (a local or temporary of
+  // its caller's), so its own members count as its locals; its member
+  // initialisers run too.
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def);
+  if (Ctor)
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (!Init->isAnyMemberInitializer() ||
+          !bodyIsPure(Init->getInit(), Depth + 1))
+        return false;
+  return bodyIsPure(Def->getBody(), Depth + 1, Ctor != nullptr);
 }
 
 bool bodyReadsOnlyArguments(const Stmt *S, unsigned Depth);
@@ -237,9 +246,10 @@ bool bodyReadsOnlyArguments(const Stmt *S, unsigned Depth) {
   return true;
 }
 
-/// A function body that only computes: stores only to its locals, calls only
-/// pure functions, no atomics, no barriers, no inline assembly.
-bool bodyIsPure(const Stmt *S, unsigned Depth) {
+/// A function body that only computes: stores only to its locals (and, in a
+/// constructor, \p OwnObject, to the members of the object it builds), calls
+/// only pure functions, no atomics, no barriers, no inline assembly.
+bool bodyIsPure(const Stmt *S, unsigned Depth, bool OwnObject) {
   if (!S)
     return true;
   if (isa<AsmStmt>(S))
@@ -266,11 +276,14 @@ bool bodyIsPure(const Stmt *S, unsigned Depth) {
                  (isa<DeclRefExpr>(E) || Root->getType()->isArrayType());
     bool Member =
         isa<MemberExpr>(E) && isa<CXXThisExpr>(cast<MemberExpr>(E)->getBase());
-    if (!Local || Member)
+    bool OwnMember = OwnObject && Member &&
+                     isa<FieldDecl>(cast<MemberExpr>(E)->getMemberDecl()) &&
+                     !cast<MemberExpr>(E)->getType()->isReferenceType();
+    if (!OwnMember && (!Local || Member))
       return false;
   }
   for (const Stmt *Child : S->children())
-    if (!bodyIsPure(Child, Depth))
+    if (!bodyIsPure(Child, Depth, OwnObject))
       return false;
   return true;
 }

@@ -35,6 +35,18 @@ const char *const PurityCode = R"cu(
     __device__ int stepped(const int *p) { ++p; return p[0]; }
     __device__ int byRef(int &x) { x = 1; return x; }
     __device__ int arrayParam(int a[2]) { a[0] = 1; return a[1]; }
+    // A constructor stores into the object it builds; a method's stores
+    // into its object are the caller's.
+    __device__ float sideEffect(float *p);
+    struct V {
+      float x, y;
+      __device__ V(float a, float b) { x = a; y = b; }
+      __device__ V(float *p) : x(sideEffect(p)) { y = 0.f; }
+      __device__ void scale(float s) { x *= s; }
+    };
+    __device__ float built(float a) { V v(a, 2.f); return v.x + v.y; }
+    __device__ float initialised(float *p) { V v(p); return v.y; }
+    __device__ float scaled(float a) { V v(a, a); v.scale(2.f); return v.x; }
 
     __global__ void k(float *g, float x, int i) {
       float l[4] = {};
@@ -67,7 +79,10 @@ TEST(Purity, Callees) {
                             Expected{"folded", true, true, false},
                             Expected{"stepped", true, false, false},
                             Expected{"byRef", false, false, false},
-                            Expected{"arrayParam", false, false, false}}) {
+                            Expected{"arrayParam", false, false, false},
+                            Expected{"built", true, false, false},
+                            Expected{"initialised", false, false, false},
+                            Expected{"scaled", false, false, false}}) {
     const clang::FunctionDecl *FD = function(Ctx, W.Name);
     ASSERT_TRUE(FD) << W.Name;
     EXPECT_EQ(isPureCallee(FD), W.Pure) << W.Name;
