@@ -33,11 +33,11 @@ __global__ void pointOffsets(const int *__restrict__ idxs,
   }
 }
 
-// REPORT-DAG: group subscriptOffsets#0: batched (butterfly-uniform) key=base type=float sites=2 slots=2
+// REPORT-DAG: group subscriptOffsets#0: batched (butterfly-uniform) key=base type=float sites=2 slots=2 strip
 // CHECK-LABEL: __global__ void subscriptOffsets(
 // CHECK: distwar_batch0.set(0, &g[base + 1], v);
 // CHECK: distwar_batch0.set(1, &g[base + 4], 2.f * v);
-// CHECK: distwar_key0 = base;
+// CHECK: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 __global__ void subscriptOffsets(float *g, const float *__restrict__ x,
                                  int n) {
   for (int j = 0; j < n; j++) {
