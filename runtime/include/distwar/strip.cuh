@@ -21,6 +21,7 @@
 #include "distwar/threshold.cuh"
 
 #include <cstring>
+#include <type_traits>
 
 namespace distwar {
 
@@ -79,32 +80,34 @@ constexpr __host__ __device__ int stripValues(int N) {
 /// and copy the shuffles into both arms: divergent shuffles, which the warp
 /// then runs half after half (the diffuse cubemap ran 1.3x slower than with
 /// plain atomics).
+__device__ __forceinline__ unsigned selp(bool upper, unsigned hi, unsigned lo) {
+  unsigned r;
+  asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t"
+      "selp.b32 %0, %1, %2, p;\n\t}"
+      : "=r"(r)
+      : "r"(hi), "r"(lo), "r"(static_cast<unsigned>(upper)));
+  return r;
+}
+__device__ __forceinline__ unsigned long long
+selp(bool upper, unsigned long long hi, unsigned long long lo) {
+  unsigned long long r;
+  asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t"
+      "selp.b64 %0, %1, %2, p;\n\t}"
+      : "=l"(r)
+      : "l"(hi), "l"(lo), "r"(static_cast<unsigned>(upper)));
+  return r;
+}
 template <typename T>
 __device__ __forceinline__ T selectLane(bool upper, T hi, T lo) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a 32- or 64-bit value");
-  if constexpr (sizeof(T) == 4) {
-    unsigned r, h, l;
-    memcpy(&h, &hi, 4);
-    memcpy(&l, &lo, 4);
-    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t"
-        "selp.b32 %0, %1, %2, p;\n\t}"
-        : "=r"(r)
-        : "r"(h), "r"(l), "r"(static_cast<unsigned>(upper)));
-    T out;
-    memcpy(&out, &r, 4);
-    return out;
-  } else {
-    unsigned long long r, h, l;
-    memcpy(&h, &hi, 8);
-    memcpy(&l, &lo, 8);
-    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\t"
-        "selp.b64 %0, %1, %2, p;\n\t}"
-        : "=l"(r)
-        : "l"(h), "l"(l), "r"(static_cast<unsigned>(upper)));
-    T out;
-    memcpy(&out, &r, 8);
-    return out;
-  }
+  using Bits = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  Bits h, l;
+  memcpy(&h, &hi, sizeof(T));
+  memcpy(&l, &lo, sizeof(T));
+  const Bits r = selp(upper, h, l);
+  T out;
+  memcpy(&out, &r, sizeof(T));
+  return out;
 }
 
 /// Recursive halving over lane bit D and below, down to one value per lane
