@@ -113,8 +113,8 @@ Verdict blockScopeReason(const FunctionDecl *Kernel) {
   return Reason::None;
 }
 
-Verdict blockDeferralReason(const std::vector<AtomicSite> &Sites,
-                            const SiteGroup &G) {
+Verdict deferralReason(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                       llvm::ArrayRef<const Stmt *> Region) {
   llvm::DenseSet<const VarDecl *> Buffers;
   for (size_t I : G.Sites)
     Buffers.insert(Sites[I].Buffer);
@@ -122,7 +122,15 @@ Verdict blockDeferralReason(const std::vector<AtomicSite> &Sites,
   for (size_t I : G.Sites)
     if (Sites[I].BufferField)
       Checker.addField(Sites[I].BufferField);
-  return Checker.check(G.Function->getBody());
+  for (const Stmt *S : Region)
+    if (Verdict Why = Checker.check(S); Why != Reason::None)
+      return Why;
+  return Reason::None;
+}
+
+Verdict blockDeferralReason(const std::vector<AtomicSite> &Sites,
+                            const SiteGroup &G) {
+  return deferralReason(Sites, G, {G.Function->getBody()});
 }
 
 Reason blockGroupReason(const std::vector<AtomicSite> &Sites,

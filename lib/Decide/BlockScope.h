@@ -25,6 +25,12 @@ namespace distwar {
 /// at the kernel's start).
 Verdict blockScopeReason(const clang::FunctionDecl *Kernel);
 
+/// Reason::None when \p G's atomics may be deferred past every statement of
+/// \p Region: none reads or stores what they add to, or calls what could
+/// (RegionChecker's rules for the statements between a group's atomics).
+Verdict deferralReason(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
+                       llvm::ArrayRef<const clang::Stmt *> Region);
+
 /// Reason::None when \p G's atomics may be deferred to the kernel's end: no
 /// statement of the kernel (any may run after the group, in a later
 /// iteration) reads or stores what they add to, or calls what could, as

@@ -6,7 +6,7 @@
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
-#include "Decide/RegionChecker.h"
+#include "Decide/BlockScope.h"
 #include "Decide/VariantChoice.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -43,21 +43,6 @@ bool spelledInFile(const ForStmt *Loop, const SourceManager &SM) {
   return SM.getFileID(Body->getLBracLoc()) == SM.getFileID(Loop->getBeginLoc());
 }
 
-/// Whether moving \p G's atomics past the rest of an iteration, the next
-/// iteration's condition and body, computes what the loop computed.
-bool deferralSafe(const std::vector<AtomicSite> &Sites, const SiteGroup &G,
-                  const ForStmt *Loop) {
-  llvm::DenseSet<const VarDecl *> Buffers;
-  for (size_t I : G.Sites)
-    Buffers.insert(Sites[I].Buffer);
-  RegionChecker Checker(Sites, std::move(Buffers), G.Function);
-  for (size_t I : G.Sites)
-    if (Sites[I].BufferField)
-      Checker.addField(Sites[I].BufferField);
-  return Checker.check(Loop->getCond()) == Reason::None &&
-         Checker.check(Loop->getBody()) == Reason::None;
-}
-
 } // namespace
 
 std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
@@ -87,8 +72,10 @@ std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
       firstLoopExit(Body) || containsGoto(Body) || mayBeCollective(Body) ||
       mayBeCollective(Loop->getCond()))
     return std::nullopt;
+  // The first lap's adds now wait for the rest of its iteration and the
+  // whole next one, its condition included.
   if (!spelledInFile(Loop, Ctx.getSourceManager()) ||
-      !deferralSafe(Sites, G, Loop))
+      deferralReason(Sites, G, {Loop->getCond(), Body}) != Reason::None)
     return std::nullopt;
   assert(G.Function && "a batched group is in a function");
   return StripLoop{Loop, Counter, sourceText(Loop->getCond(), Ctx)};
