@@ -13,11 +13,37 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace gpucheck {
+
+/// A random gradient value of type T: floats in [-1, 1], ints in
+/// [-1000, 1000], 64-bit integers that wrap around when summed.
+template <typename T> T randomValue(std::mt19937 &rng) {
+  if constexpr (std::is_floating_point<T>::value)
+    return static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
+  else if constexpr (std::is_same<T, int>::value)
+    return static_cast<int>(rng() % 2001) - 1000;
+  else
+    return (static_cast<T>(rng()) << 20) ^ static_cast<T>(rng());
+}
+
+/// T's name in the tests' case names.
+template <typename T> const char *typeName() {
+  if (std::is_same<T, float>::value)
+    return "float";
+  if (std::is_same<T, double>::value)
+    return "double";
+  if (std::is_same<T, int>::value)
+    return "int";
+  if (std::is_same<T, unsigned>::value)
+    return "unsigned";
+  return "ull";
+}
 
 /// Exits 0 with the SKIPPED line where no CUDA device is usable.
 inline void skipWithoutDevice() {

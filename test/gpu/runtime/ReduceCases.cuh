@@ -291,26 +291,8 @@ inline Inputs makeInputs(const std::string &pattern, std::mt19937 &rng) {
   return in;
 }
 
-template <typename T> T randomValue(std::mt19937 &rng) {
-  if constexpr (std::is_floating_point<T>::value)
-    return static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
-  else if constexpr (std::is_same<T, int>::value)
-    return static_cast<int>(rng() % 2001) - 1000;
-  else
-    return (static_cast<T>(rng()) << 20) ^ static_cast<T>(rng());
-}
-
-template <typename T> const char *typeName() {
-  if (std::is_same<T, float>::value)
-    return "float";
-  if (std::is_same<T, double>::value)
-    return "double";
-  if (std::is_same<T, int>::value)
-    return "int";
-  if (std::is_same<T, unsigned>::value)
-    return "unsigned";
-  return "ull";
-}
+using gpucheck::randomValue;
+using gpucheck::typeName;
 
 inline const char *variantName(Variant v) {
   return v == Variant::kPlain       ? "plain"

@@ -70,24 +70,8 @@ __global__ void stripKernel(T *out, const T *vals, int trips, int live,
   }
 }
 
-template <typename T> T randomValue(std::mt19937 &rng) {
-  if constexpr (std::is_floating_point<T>::value)
-    return static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
-  else if constexpr (std::is_same<T, int>::value)
-    return static_cast<int>(rng() % 2001) - 1000;
-  else
-    return (static_cast<T>(rng()) << 20) ^ static_cast<T>(rng());
-}
-
-template <typename T> const char *typeName() {
-  if (std::is_same<T, float>::value)
-    return "float";
-  if (std::is_same<T, double>::value)
-    return "double";
-  if (std::is_same<T, int>::value)
-    return "int";
-  return "ull";
-}
+using gpucheck::randomValue;
+using gpucheck::typeName;
 
 template <typename T, int N>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, int trips, int live,
@@ -101,23 +85,15 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, int trips, int live,
   for (T &v : vals)
     v = randomValue<T>(rng);
   const T base = T(3);
-  std::vector<T> out(static_cast<size_t>(kMaxTrips) * N, base);
-  T *dOut, *dVals;
-  gpucheck::require(cudaMalloc(&dOut, sizeof(T) * out.size()), "cudaMalloc");
-  gpucheck::require(cudaMalloc(&dVals, sizeof(T) * vals.size()), "cudaMalloc");
-  gpucheck::require(cudaMemcpy(dOut, out.data(), sizeof(T) * out.size(),
-                               cudaMemcpyHostToDevice),
-                    "cudaMemcpy");
-  gpucheck::require(cudaMemcpy(dVals, vals.data(), sizeof(T) * vals.size(),
-                               cudaMemcpyHostToDevice),
-                    "cudaMemcpy");
+  T *dOut = gpucheck::upload(
+      std::vector<T>(static_cast<size_t>(kMaxTrips) * N, base));
+  T *dVals = gpucheck::upload(vals);
   stripKernel<T, N><<<kThreads / kBlock, kBlock>>>(
       dOut, dVals, trips, live, threshold, lastSet, lastNull);
   gpucheck::require(cudaGetLastError(), what.c_str());
   gpucheck::waitOrDie(what);
-  gpucheck::require(cudaMemcpy(out.data(), dOut, sizeof(T) * out.size(),
-                               cudaMemcpyDeviceToHost),
-                    "cudaMemcpy");
+  const std::vector<T> out =
+      gpucheck::download(dOut, static_cast<size_t>(kMaxTrips) * N);
   cudaFree(dOut);
   cudaFree(dVals);
 
