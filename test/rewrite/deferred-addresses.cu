@@ -208,9 +208,9 @@ __device__ int texel(int x, int y, int c) { return (y * 16 + x) * 4 + c; }
 // CHECK: x < w;
 // CHECK: x += ::distwar::kStripLaps) {
 // CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
-// CHECK-NEXT: distwar_batch0.set(0, grad + texel(x, y, 0), v);
+// CHECK: distwar_batch0.set(0, grad + texel(x, y, 0), v);
 // CHECK: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v);
-// CHECK-NEXT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
+// CHECK: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 // CHECK: ::distwar::reduceStripUniform(
 // CHECK: distwar_strip0,
 // CHECK: DISTWAR_SITE_THRESHOLD(

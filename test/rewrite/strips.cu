@@ -30,28 +30,27 @@ __device__ float weight(int pix, int t) {
 // CHECK: group filter#0: batched (butterfly-uniform) key=t type=float sites=3 slots=3 strip{{$}}
 // OUT-LABEL: void filter(
 // OUT: for (int t = 0; t < n; t += ::distwar::kStripLaps) {
-// OUT-NEXT: #line {{[0-9]+}}
-// OUT-NEXT: ::distwar::Strip<::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>,
-// OUT-NEXT: ::distwar::kStripLaps>
-// OUT-NEXT: distwar_strip0;
-// OUT-NEXT: bool distwar_end0 = false;
-// OUT-NEXT: const auto distwar_base0 = t;
-// OUT-NEXT: _Pragma("unroll") for (int distwar_lap0 = 0;
-// OUT-NEXT: distwar_lap0 < ::distwar::kStripLaps;
-// OUT-NEXT: ++distwar_lap0) {
-// OUT-NEXT: const decltype(distwar_base0) t = distwar_base0 + distwar_lap0;
-// OUT-NEXT: if (distwar_lap0 > 0 && !(t < n)) {
-// OUT-NEXT: distwar_end0 = true;
-// OUT-NEXT: break;
+// OUT: ::distwar::Strip<::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>,
+// OUT: ::distwar::kStripLaps>
+// OUT: distwar_strip0;
+// OUT: bool distwar_end0 = false;
+// OUT: const auto distwar_base0 = t;
+// OUT: _Pragma("unroll") for (int distwar_lap0 = 0;
+// OUT: distwar_lap0 < ::distwar::kStripLaps;
+// OUT: ++distwar_lap0) {
+// OUT: const decltype(distwar_base0) t = distwar_base0 + distwar_lap0;
+// OUT: if (distwar_lap0 > 0 && !(t < n)) {
+// OUT: distwar_end0 = true;
+// OUT: break;
 // OUT-NOT: distwar_key0
 // OUT: distwar_batch0.set(0, &grad[3 * t], g.x * w);
 // OUT-NOT: distwar_key0
 // OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
-// OUT-NEXT: }
-// OUT-NEXT: ::distwar::reduceStripUniform(
-// OUT-NEXT: distwar_strip0, DISTWAR_SITE_THRESHOLD(distwar_sites_strips_cu, 0));
-// OUT-NEXT: if (distwar_end0)
-// OUT-NEXT: break;
+// OUT: }
+// OUT: ::distwar::reduceStripUniform(
+// OUT: distwar_strip0, DISTWAR_SITE_THRESHOLD(distwar_sites_strips_cu, 0));
+// OUT: if (distwar_end0)
+// OUT: break;
 __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
                        int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -73,8 +72,8 @@ __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
 // OUT: if (distwar_lap0 > 0 && !(t != last)) {
 // OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 // OUT: total += w;
-// OUT-NEXT: }
-// OUT-NEXT: ::distwar::reduceStripUniform(
+// OUT: }
+// OUT: ::distwar::reduceStripUniform(
 __global__ void after(float *__restrict__ grad, float *__restrict__ out,
                       int first, int last) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
