@@ -164,13 +164,12 @@ bool isPureCalleeAt(const FunctionDecl *FD, unsigned Depth) {
   if (Depth > 8 || !FD->hasBody(Def) || !Def)
     return false;
   // A constructor stores into the object it builds (a local or temporary of
-  // its caller's), so its own members count as its locals; its member
-  // initialisers run too.
+  // its caller's), so its own members count as its locals; its member and
+  // base initialisers run too (a base's constructor is judged the same way).
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def);
   if (Ctor)
     for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (!Init->isAnyMemberInitializer() ||
-          !bodyIsPure(Init->getInit(), Depth + 1))
+      if (!bodyIsPure(Init->getInit(), Depth + 1))
         return false;
   return bodyIsPure(Def->getBody(), Depth + 1, Ctor != nullptr);
 }
@@ -186,6 +185,12 @@ bool readsOnlyArgumentsAt(const FunctionDecl *FD, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
   if (Depth > 8 || !FD->hasBody(Def) || !Def)
     return false;
+  // A constructor's initialisers run before its body.
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (!bodyIsPure(Init->getInit(), Depth + 1) ||
+          !bodyReadsOnlyArguments(Init->getInit(), Depth + 1))
+        return false;
   return bodyIsPure(Def->getBody(), Depth + 1) &&
          bodyReadsOnlyArguments(Def->getBody(), Depth + 1);
 }

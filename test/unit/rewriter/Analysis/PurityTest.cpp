@@ -44,7 +44,13 @@ const char *const PurityCode = R"cu(
       __device__ V(float *p) : x(sideEffect(p)) { y = 0.f; }
       __device__ void scale(float s) { x *= s; }
     };
+    struct W : V {
+      __device__ W(float a) : V(a, a) {}
+      __device__ W(float *p, int) : V(p) {}
+    };
     __device__ float built(float a) { V v(a, 2.f); return v.x + v.y; }
+    __device__ float derived(float a) { W w(a); return w.x; }
+    __device__ float derivedImpure(float *p) { W w(p, 0); return w.x; }
     __device__ float initialised(float *p) { V v(p); return v.y; }
     __device__ float scaled(float a) { V v(a, a); v.scale(2.f); return v.x; }
 
@@ -81,6 +87,8 @@ TEST(Purity, Callees) {
                             Expected{"byRef", false, false, false},
                             Expected{"arrayParam", false, false, false},
                             Expected{"built", true, false, false},
+                            Expected{"derived", true, false, false},
+                            Expected{"derivedImpure", false, false, false},
                             Expected{"initialised", false, false, false},
                             Expected{"scaled", false, false, false}}) {
     const clang::FunctionDecl *FD = function(Ctx, W.Name);
