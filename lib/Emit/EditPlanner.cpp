@@ -386,18 +386,14 @@ private:
     std::string Decls;
     if (UsesReached)
       Decls += " bool " + N.Reached + " = false;";
-    std::optional<std::string> AddrOf = deferredAddresses(G, N.Key);
-    std::string BatchType = batchTypeOf(G, AddrOf.has_value(), Size);
-    std::optional<StripLoop> Strip;
-    if (BatchType.find("::distwar::LaneSet<") == std::string::npos)
-      Strip = stripLoopOf(Ctx, Sites, G, D);
-    if (Strip) {
-      // A strip keeps each lap's addresses: a deferred-address lambda would
-      // see the last lap's variables only.
-      AddrOf.reset();
-      BatchType = batchTypeOf(G, false, Size);
+    std::optional<StripLoop> Strip = stripLoopOf(Ctx, Sites, G, D);
+    // A strip keeps each lap's addresses (a deferred-address lambda would see
+    // the last lap's variables only), and its reduction takes no key.
+    std::optional<std::string> AddrOf =
+        Strip ? std::nullopt : deferredAddresses(G, N.Key);
+    if (Strip)
       N.Key.clear();
-    }
+    std::string BatchType = batchTypeOf(G, AddrOf.has_value(), Size);
     Decls += " " + BatchType + " " + N.Batch + ";";
     if (!N.Key.empty())
       Decls += " " + F.KeyType + " " + N.Key + " = 0;";
