@@ -91,6 +91,17 @@ struct FlagPlan {
   /// `bool distwar_returned = (c);` (its lanes run the loop with the flag
   /// down).
   const clang::IfStmt *EarlyReturn = nullptr;
+
+  /// Whether every lane runs every statement of the body at every iteration,
+  /// the same iterations in every lane: no flag, guard, hoisted declaration
+  /// or early return was planned, and the group is its iteration's only one.
+  /// Keep in step with the fields above.
+  bool everyLaneRunsAll() const {
+    return LiveInit.empty() && !GroupUnderIf && PartEnds.empty() &&
+           Continues.empty() && !GuardFromStart && GuardAfter.empty() &&
+           !AnyFromStart && !AnyAfter && !GuardTrailing && Hoisted.empty() &&
+           !EarlyReturn && GuardsOpen == 0 && Segments == 1 && UniformTrips;
+  }
 };
 
 /// Plans the active flag of \p G, or says why it cannot be done.

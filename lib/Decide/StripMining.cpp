@@ -10,6 +10,7 @@
 #include "Decide/VariantChoice.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include <cassert>
 
 using namespace clang;
@@ -17,16 +18,6 @@ using namespace clang;
 namespace distwar {
 
 namespace {
-
-/// Every lane runs every statement of the body at every iteration: no flag,
-/// guard, hoisted declaration or early return was planned around the group.
-bool runsInEveryLane(const FlagPlan &F) {
-  return F.LiveInit.empty() && !F.GroupUnderIf && F.PartEnds.empty() &&
-         F.Continues.empty() && !F.GuardFromStart && F.GuardAfter.empty() &&
-         !F.AnyFromStart && !F.AnyAfter && !F.GuardTrailing &&
-         F.Hoisted.empty() && !F.EarlyReturn && F.GuardsOpen == 0 &&
-         F.Segments == 1 && F.UniformTrips;
-}
 
 /// Whether every token of \p Loop's header and body braces is in one file,
 /// spelled there (no macro writes any of it).
@@ -50,7 +41,12 @@ std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
                                      const SiteGroup &G,
                                      const VariantDecision &D) {
   const FlagPlan &F = D.Flags;
-  if (D.Kind != GroupVariant::ButterflyUniform || !runsInEveryLane(F))
+  if (D.Kind != GroupVariant::ButterflyUniform || !F.everyLaneRunsAll())
+    return std::nullopt;
+  // LaneSet slots: the issuing lane's presence bits would not speak for the
+  // warp (distwar::Strip has none).
+  if (G.AfterContinue ||
+      llvm::any_of(G.Sites, [&](size_t I) { return underLaneIf(Sites[I], G); }))
     return std::nullopt;
   const auto *Loop = dyn_cast_or_null<ForStmt>(F.Loop);
   if (!Loop || !Loop->getCond() || Loop->getConditionVariable() ||
@@ -63,7 +59,8 @@ std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
     return std::nullopt;
   const VarDecl *Counter = Counting->Var;
   QualType CounterType = Counter->getType();
-  // Stepping back with `--v` is exact for integers only.
+  // Each lap's counter is the pass's first plus the lap: the loop's own
+  // values only for an integer stepped by one.
   if (!CounterType->isIntegerType() || CounterType->isBooleanType() ||
       CounterType.isVolatileQualified() || CounterType->isReferenceType())
     return std::nullopt;

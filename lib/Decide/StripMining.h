@@ -20,9 +20,9 @@ namespace distwar {
 
 struct VariantDecision;
 
-/// The loop whose laps a group reduces together: its counter (declared in
-/// the loop's init), its step (replaced by a step over a whole strip) and
-/// the condition's text, tested again before every lap after the first.
+/// The loop whose laps a group reduces together (its step becomes a whole
+/// strip's), its counter (declared in the loop's init, redeclared per lap)
+/// and the condition's text, tested again before every lap after the first.
 struct StripLoop {
   const clang::ForStmt *Loop = nullptr;
   const clang::VarDecl *Counter = nullptr;
@@ -31,11 +31,11 @@ struct StripLoop {
 
 /// The strip loop of \p G, or none. \p G is a butterfly group with a uniform
 /// key (\p D) that every lane runs at every iteration (no active flag, no
-/// guards); its loop is a braced `for` counting an integer it declares by
-/// one under a condition without side effects, whose body never writes the
-/// counter,
-/// never leaves the iteration early, reaches no warp collective or barrier
-/// and holds no other butterfly group; and deferring the group's atomics
+/// guards) and whose batch has no LaneSet slots; its loop is a braced `for`
+/// counting an integer it declares by one under a condition without side
+/// effects, whose body never writes the counter, never leaves the iteration
+/// early, reaches no warp collective or barrier and holds no other
+/// butterfly group; and deferring the group's atomics
 /// past a whole iteration, condition included, is safe by the rules of the
 /// statements between a group's atomics (RegionChecker).
 std::optional<StripLoop> stripLoopOf(clang::ASTContext &Ctx,
