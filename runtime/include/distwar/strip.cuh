@@ -163,9 +163,14 @@ __device__ __forceinline__ void reduceStripUniform(const Strip<B, Laps> &s,
       T v[P];
       T *a[P];
 #pragma unroll
-      for (int q = 0; q < P; ++q) {
-        v[q] = q < V ? s.val[q < V ? q : 0] : T(0);
-        a[q] = q < V ? s.addr[q < V ? q : 0] : nullptr;
+      for (int q = 0; q < V; ++q) {
+        v[q] = s.val[q];
+        a[q] = s.addr[q];
+      }
+#pragma unroll
+      for (int q = V; q < P; ++q) {
+        v[q] = T(0);
+        a[q] = nullptr;
       }
       detail::halveAndIssue<P, 16>(v, a,
                                    static_cast<unsigned>(detail::laneId()));
