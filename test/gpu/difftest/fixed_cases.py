@@ -377,9 +377,9 @@ CASES = [
       "    atomicAdd(gt + t + c, v);",
       "  }"]),
     # j12: a loop whose key is its counter (the same texel in every lane),
-    # run in strips of two laps reduced together: a condition `!=` that the
-    # counter's step back must still end, a statement after the group that
-    # stays in each lap, nothing read in the body.
+    # run in strips of two laps reduced together: a condition `!=` that each
+    # lap tests and that is never tested past its first failure, a statement
+    # after the group that stays in each lap, nothing read in the body.
     ("j12", ["key-uniform", "strip"], [],
      grads("ga", "gb") + [X, N],
      ["  const float v0 = x[tid * DT_TRIPS];",

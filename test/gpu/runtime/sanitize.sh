@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the runtime GPU tests under compute-sanitizer racecheck and synccheck,
-# and the block strategy's test (shared-memory tables, indexed by keys) under
-# memcheck too. The reduction tests run with --small: the sanitizers are
+# and the block strategy's test (shared-memory tables, indexed by keys) and
+# the strips' (register arrays halved lane by lane) under memcheck too. The reduction tests run with --small: the sanitizers are
 # slow per launch.
 # Usage: sanitize.sh <build dir> [log dir]
 set -u
