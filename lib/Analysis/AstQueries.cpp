@@ -1,6 +1,7 @@
 //===- AstQueries.cpp - questions about expressions and loops -------------===//
 
 #include "Analysis/AstQueries.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -34,6 +35,11 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   if (R.isInvalid() || !SM.getFileEntryRefForID(SM.getFileID(R.getBegin())))
     return "";
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+bool hasStorageBeyondCall(const VarDecl *V) {
+  return V->isStaticLocal() || V->hasAttr<CUDASharedAttr>() ||
+         V->hasExternalStorage();
 }
 
 bool isCompileTimeConstant(const Expr *E, ASTContext &Ctx) {

@@ -23,6 +23,11 @@ class CXXOperatorCallExpr;
 
 namespace distwar {
 
+/// Whether local \p V's storage is not the enclosing call's own (static,
+/// `__shared__` or extern): code moved into a lambda, or instantiated
+/// twice, would not mean the same by it.
+bool hasStorageBeyondCall(const clang::VarDecl *V);
+
 /// True when \p E is an integer constant for every instantiation: a literal,
 /// enumerator, constexpr variable, non-type template parameter, sizeof, or
 /// arithmetic of those.

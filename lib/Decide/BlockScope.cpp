@@ -35,8 +35,7 @@ public:
 
   bool VisitDecl(Decl *D) {
     if (const auto *V = dyn_cast<VarDecl>(D)) {
-      if (V->isStaticLocal() || V->hasAttr<CUDASharedAttr>() ||
-          V->hasExternalStorage())
+      if (hasStorageBeyondCall(V))
         Found = D;
     } else if (!isa<LabelDecl, ParmVarDecl>(D)) {
       Found = D;

@@ -35,9 +35,12 @@ struct StripLoop {
 /// counting an integer it declares by one under a condition without side
 /// effects, whose body never writes the counter, never leaves the iteration
 /// early, reaches no warp collective or barrier and holds no other
-/// butterfly group; and deferring the group's atomics
-/// past a whole iteration, condition included, is safe by the rules of the
-/// statements between a group's atomics (RegionChecker).
+/// butterfly group; deferring the group's atomics past a whole iteration,
+/// condition included, is safe by the rules of the statements between a
+/// group's atomics (RegionChecker); and the loop may run inside the generic
+/// lambda that distwar::runStrips instantiates once per version of the warp
+/// (no label or attribute on it, no variable of its own whose storage
+/// outlives a call, no structured binding from outside it).
 std::optional<StripLoop> stripLoopOf(clang::ASTContext &Ctx,
                                      const std::vector<AtomicSite> &Sites,
                                      const SiteGroup &G,

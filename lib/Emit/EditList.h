@@ -31,6 +31,9 @@ using EditableHeaders = std::map<clang::FileID, std::string>;
 /// Insertions at one offset are ordered by rank, then by planning order.
 enum Rank {
   RankPrologue,
+  /// The end of a strip loop's versions (StripMining.h), just after the
+  /// loop: before anything that encloses the loop closes there.
+  RankStripVersionsClose,
   /// The end of a loop body without braces: the texts of its groups, then
   /// its closing brace (before what enclosing statements add there).
   RankBodyEnd,
@@ -50,7 +53,10 @@ enum Rank {
   RankBatch,
   RankPragma,
   RankSlot,
-  RankCursor
+  RankCursor,
+  /// The start of a strip loop's versions, just before the loop: inside
+  /// anything that encloses the loop and opens there.
+  RankStripVersionsOpen
 };
 
 class EditList {

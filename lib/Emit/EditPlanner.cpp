@@ -425,13 +425,15 @@ private:
   /// iteration fails the condition ends the lap loop and then the loop
   /// itself, so that the condition is never tested past the first failure.
   /// Each lap keeps its batch; the laps are reduced together after the lap
-  /// loop. Returns what replaces the group's reduction: the lap's keep.
+  /// loop, as the warp's version of the loop says (runStrips, around it).
+  /// Returns what replaces the group's reduction: the lap's keep.
   std::string planStrip(SiteGroup &G, const StripLoop &S, unsigned K,
                         unsigned TableIndex, const std::string &BatchType,
                         const FlagPlan &F) {
     std::string Suffix = std::to_string(K);
     std::string Strip = "distwar_strip" + Suffix, Lap = "distwar_lap" + Suffix,
-                Base = "distwar_base" + Suffix, End = "distwar_end" + Suffix;
+                Base = "distwar_base" + Suffix, End = "distwar_end" + Suffix,
+                Full = "distwar_full" + Suffix;
     std::string Counter = S.Counter->getNameAsString();
     const Expr *Inc = S.Loop->getInc();
     Edits.replaceTokens(Inc->getBeginLoc(), Inc->getEndLoc(),
@@ -445,9 +447,19 @@ private:
         " > 0 && !(" + S.CondText + ")) { " + End + " = true; break; }";
     Edits.add(Where.scopeBegin(F.Body), 0, Open, RankStripOpen);
     Edits.add(Where.scopeEnd(F.Body), 0,
-              "} ::distwar::reduceStripUniform(" + Strip + ", " +
-                  threshold(TableIndex) + "); if (" + End + ") break; ",
+              "} ::distwar::reduceStrip(" + Strip + ", " + Full + "); if (" +
+                  End + ") break; ",
               RankStripClose);
+    // The loop as a lambda of its own, not inside runStrips' parentheses,
+    // where no #line directive may go.
+    std::string Versions = "distwar_strips" + Suffix;
+    Edits.add(S.Loop->getBeginLoc(), 0,
+              "{ auto " + Versions + " = [&](auto " + Full + ") { ",
+              RankStripVersionsOpen);
+    Edits.add(Where.afterStatement(S.Loop), 0,
+              " }; ::distwar::runStrips(" + threshold(TableIndex) + ", " +
+                  Versions + "); }",
+              RankStripVersionsClose);
     G.Strip = true;
     return Strip + ".keep(" + Lap + ", distwar_batch" + Suffix + ");";
   }

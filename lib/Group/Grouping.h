@@ -49,7 +49,7 @@ struct SiteGroup {
   /// together with (distwar::reduceSerialTogether), or "".
   std::string ReducedWith;
   /// Reduced in strips: the laps of a uniform-key loop together
-  /// (distwar::reduceStripUniform).
+  /// (distwar::runStrips, distwar::reduceStrip).
   bool Strip = false;
   /// Batched with the block strategy (a table in shared memory for the
   /// whole thread block, chosen at run time among block, warp and plain).

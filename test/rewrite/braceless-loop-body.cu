@@ -130,8 +130,8 @@ __global__ void nestedBody(float *g, const int *__restrict__ ids,
 // CHECK: return &g[distwar_key0 * 3 + c]; } return nullptr; }); } }
 // In a block, the loop also runs in strips (GENERATED_CODE.md, section 12).
 // CHECK: void channelInBlock(
-// CHECK: for (int i = 0; i < n; i += ::distwar::kStripLaps) { ::distwar::Strip<::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>, ::distwar::kStripLaps> distwar_strip0;
-// CHECK-SAME: const decltype(distwar_base0) i = distwar_base0 + distwar_lap0; if (distwar_lap0 > 0 && !(i < n)) { distwar_end0 = true; break; } ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; {{#pragma unroll|_Pragma\("unroll"\)}} for (int c = 0; c < 3; ++c) distwar_batch0.set(c, &g[ids[i] * 3 + c], v[i]); distwar_strip0.keep(distwar_lap0, distwar_batch0); } ::distwar::reduceStripUniform(distwar_strip0, DISTWAR_SITE_THRESHOLD(distwar_sites_braceless_loop_body_cu, 9)); if (distwar_end0) break; } }
+// CHECK: { auto distwar_strips0 = [&](auto distwar_full0) { for (int i = 0; i < n; i += ::distwar::kStripLaps) { ::distwar::Strip<{{ ?}}::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>, ::distwar::kStripLaps> distwar_strip0;
+// CHECK-SAME: const decltype(distwar_base0) i = distwar_base0 + distwar_lap0; if (distwar_lap0 > 0 && !(i < n)) { distwar_end0 = true; break; } ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; {{#pragma unroll|_Pragma\("unroll"\)}} for (int c = 0; c < 3; ++c) distwar_batch0.set(c, &g[ids[i] * 3 + c], v[i]); distwar_strip0.keep(distwar_lap0, distwar_batch0); } ::distwar::reduceStrip(distwar_strip0, distwar_full0); if (distwar_end0) break; } }; ::distwar::runStrips(DISTWAR_SITE_THRESHOLD(distwar_sites_braceless_loop_body_cu, 9), distwar_strips0); } }
 // REPORT: group channelBody#0: batched (butterfly-uniform) key=ids[i] type=float sites=1 slots=3
 // REPORT: group channelInBlock#0: batched (butterfly-uniform) key=ids[i] type=float sites=1 slots=3 strip
 __global__ void channelBody(float *g, const int *__restrict__ ids,

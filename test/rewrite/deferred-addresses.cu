@@ -204,18 +204,19 @@ __global__ void localStride(float *buf, const int *ids, float v) {
 // Batch (a strip of the uniform-key loop, section 12, keeps it too).
 __device__ int texel(int x, int y, int c) { return (y * 16 + x) * 4 + c; }
 
+// CHECK: auto distwar_strips0 = [&](auto distwar_full0) {
 // CHECK: for (int x = 0;
 // CHECK: x < w;
 // CHECK: x += ::distwar::kStripLaps) {
-// CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
+// CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 2>>
+// CHECK: distwar_batch0;
 // CHECK: distwar_batch0.set(0, grad + texel(x, y, 0), v);
 // CHECK: distwar_batch0.set(1, grad + texel(x, y, 1), 2 * v);
 // CHECK: distwar_strip0.keep(distwar_lap0, distwar_batch0);
-// CHECK: ::distwar::reduceStripUniform(
-// CHECK: distwar_strip0,
-// CHECK: DISTWAR_SITE_THRESHOLD(
-// CHECK: distwar_sites_deferred_addresses_cu,
-// CHECK: 6));
+// CHECK: ::distwar::reduceStrip(distwar_strip0, distwar_full0);
+// CHECK: ::distwar::runStrips(
+// CHECK: DISTWAR_SITE_THRESHOLD(distwar_sites_deferred_addresses_cu, 6),
+// CHECK: distwar_strips0);
 __global__ void opaqueKeys(float *grad, int w, float v) {
   for (int y = 0; y < 16; ++y)
     for (int x = 0; x < w; ++x) {

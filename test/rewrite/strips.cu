@@ -1,7 +1,8 @@
 // A loop whose every lane adds to the same elements at each iteration (its
 // key is the loop's counter, the same in the whole warp) runs two
 // iterations per pass, as laps of a lap loop that steps the counter, and
-// reduces both laps' fields together (reduceStripUniform). Only where the
+// reduces both laps' fields together (reduceStrip), in a version of the
+// loop chosen once for the warp (runStrips). Only where the
 // body runs in every lane, never writes the counter nor leaves early, and
 // reads nothing the deferred adds may change; otherwise the group keeps one
 // butterfly per iteration.
@@ -10,7 +11,7 @@
 // RUN: grep -v "^ *//" %t.cu | %FileCheck %s --check-prefix=OUT
 // RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.serial.cu
 // RUN: %distwar-rewrite --no-cuda-sdk --variant=butterfly %s -- %shim > %t.butterfly.cu
-// RUN: grep -v "^ *//" %t.butterfly.cu | grep -c "reduceStripUniform(" | %FileCheck %s --check-prefix=BUTTERFLY
+// RUN: grep -v "^ *//" %t.butterfly.cu | grep -c "runStrips(" | %FileCheck %s --check-prefix=BUTTERFLY
 // RUN: grep -v "^ *//" %t.serial.cu | not grep -q "Strip"
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 // RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
@@ -29,8 +30,10 @@ __device__ float weight(int pix, int t) {
 // its iteration; a lap past the end leaves the lap loop and then the loop.
 // CHECK: group filter#0: batched (butterfly-uniform) key=t type=float sites=3 slots=3 strip{{$}}
 // OUT-LABEL: void filter(
+// OUT: auto distwar_strips0 = [&](auto distwar_full0) {
 // OUT: for (int t = 0; t < n; t += ::distwar::kStripLaps) {
-// OUT: ::distwar::Strip<::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>,
+// OUT: ::distwar::Strip<
+// OUT: ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>,
 // OUT: ::distwar::kStripLaps>
 // OUT: distwar_strip0;
 // OUT: bool distwar_end0 = false;
@@ -47,10 +50,13 @@ __device__ float weight(int pix, int t) {
 // OUT-NOT: distwar_key0
 // OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 // OUT: }
-// OUT: ::distwar::reduceStripUniform(
-// OUT: distwar_strip0, DISTWAR_SITE_THRESHOLD(distwar_sites_strips_cu, 0));
+// OUT: ::distwar::reduceStrip(distwar_strip0, distwar_full0);
 // OUT: if (distwar_end0)
 // OUT: break;
+// OUT: }
+// OUT: };
+// OUT: ::distwar::runStrips(DISTWAR_SITE_THRESHOLD(distwar_sites_strips_cu, 0),
+// OUT: distwar_strips0);
 __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
                        int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -73,7 +79,7 @@ __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
 // OUT: distwar_strip0.keep(distwar_lap0, distwar_batch0);
 // OUT: total += w;
 // OUT: }
-// OUT: ::distwar::reduceStripUniform(
+// OUT: ::distwar::reduceStrip(distwar_strip0, distwar_full0);
 __global__ void after(float *__restrict__ grad, float *__restrict__ out,
                       int first, int last) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -176,5 +182,32 @@ __global__ void counts(int *__restrict__ hits, double *__restrict__ sums,
   }
   for (int t = 0; t < r.end; ++t) {
     atomicAdd(&sums[t], double(weight(pix, t)));
+  }
+}
+
+// The loop runs inside a lambda that runStrips instantiates twice: a loop
+// under an unroll pragma (which would then precede the lambda's call), or
+// one declaring a static variable (one per version), keeps one butterfly
+// per iteration.
+// CHECK: group pragma#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group statics#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// OUT-LABEL: void pragma(
+// OUT-NOT: Strip
+// OUT: ::distwar::reduceButterflyUniform(
+__global__ void pragma(float *__restrict__ grad, int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll 2
+  for (int t = 0; t < n; ++t) {
+    atomicAdd(&grad[t], weight(pix, t));
+  }
+}
+// OUT-LABEL: void statics(
+// OUT-NOT: Strip
+// OUT: ::distwar::reduceButterflyUniform(
+__global__ void statics(float *__restrict__ grad, int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int t = 0; t < n; ++t) {
+    static const float scale = 2.f;
+    atomicAdd(&grad[t], scale * weight(pix, t));
   }
 }

@@ -1,15 +1,17 @@
 //===- StripTest.cu - A strip's laps reduced together equal plain atomics -===//
 //
-// reduceStripUniform as distwar-rewrite emits it: a loop of `trips`
-// iterations whose key is the iteration (the same in every lane), run as
-// passes of kStripLaps laps, each lap keeping its batch, the laps reduced
-// together after the lap loop. Compared with a CPU sum of what plain atomics
-// add, on fresh random inputs with the outputs poisoned to a base value:
-// element types float, double, int and unsigned long long; 1 to 17 fields
-// per lap (two laps of 17 are 64 values: two per lane after the halving);
-// trip counts that end a pass early; thresholds that reduce and that do not
-// (33); whole warps, and warps some of whose lanes returned (plain atomics);
-// a tracked slot that no lane sets, and one set with a null address.
+// runStrips and reduceStrip as distwar-rewrite emits them: a loop of
+// `trips` iterations whose key is the iteration (the same in every lane),
+// run as passes of kStripLaps laps, each lap keeping its batch, the laps
+// reduced together after the lap loop, in the version runStrips picks for
+// the warp (and a check that it picks the halving exactly where it may).
+// Compared with a CPU sum of what plain atomics add, on fresh random inputs
+// with the outputs poisoned to a base value: element types float, double, int
+// and unsigned long long; 1 to 17 fields per lap (two laps of 17 are 64 values:
+// two per lane after the halving); trip counts that end a pass early;
+// thresholds that reduce and that do not (33); whole warps, and warps some of
+// whose lanes returned (plain atomics); a tracked slot that no lane sets, and
+// one set with a null address.
 // `--small` runs a subset for compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
@@ -46,28 +48,65 @@ __global__ void stripKernel(T *out, const T *vals, int trips, int live,
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= live)
     return;
-  for (int t = 0; t < trips; ++t) {
-    distwar::Strip<StripBatch<T, N>, distwar::kStripLaps> strip;
+  distwar::runStrips(threshold, [&](auto full) {
+    for (int t0 = 0; t0 < trips; t0 += distwar::kStripLaps) {
+      distwar::Strip<StripBatch<T, N>, distwar::kStripLaps> strip;
+      bool end = false;
 #pragma unroll
-    for (int lap = 0; lap < distwar::kStripLaps; ++lap) {
-      if (lap > 0) {
-        ++t;
-        if (!(t < trips)) {
-          --t;
+      for (int lap = 0; lap < distwar::kStripLaps; ++lap) {
+        const int t = t0 + lap;
+        if (lap > 0 && !(t < trips)) {
+          end = true;
           break;
         }
-      }
-      StripBatch<T, N> b;
+        StripBatch<T, N> b;
 #pragma unroll
-      for (int k = 0; k < N - 1; ++k)
-        b.set(k, &out[t * N + k], vals[(i * kMaxTrips + t) * N + k]);
-      if (lastSet)
-        b.set(N - 1, lastNull ? nullptr : &out[t * N + N - 1],
-              vals[(i * kMaxTrips + t) * N + N - 1]);
-      strip.keep(lap, b);
+        for (int k = 0; k < N - 1; ++k)
+          b.set(k, &out[t * N + k], vals[(i * kMaxTrips + t) * N + k]);
+        if (lastSet)
+          b.set(N - 1, lastNull ? nullptr : &out[t * N + N - 1],
+                vals[(i * kMaxTrips + t) * N + N - 1]);
+        strip.keep(lap, b);
+      }
+      distwar::reduceStrip(strip, full);
+      if (end)
+        break;
     }
-    distwar::reduceStripUniform(strip, threshold);
-  }
+  });
+}
+
+/// Which version runStrips runs: 1 the halving, 0 plain atomics, per thread.
+__global__ void versionKernel(int *version, int live, int threshold) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= live)
+    return;
+  distwar::runStrips(threshold, [&](auto full) {
+    version[i] = decltype(full)::value ? 1 : 0;
+  });
+}
+
+/// A whole warp whose threshold lets 32 lanes reduce halves; a warp with
+/// absent lanes, or at threshold 33, adds plainly.
+void checkVersions(gpucheck::Tally &tally) {
+  for (int threshold : {0, 32, 33})
+    for (int live : {kThreads, kThreads - 19}) {
+      int *dVersion = gpucheck::upload(std::vector<int>(kThreads, -1));
+      versionKernel<<<kThreads / kBlock, kBlock>>>(dVersion, live, threshold);
+      const std::string what = "runStrips version, threshold " +
+                               std::to_string(threshold) + " live " +
+                               std::to_string(live);
+      gpucheck::require(cudaGetLastError(), what.c_str());
+      gpucheck::waitOrDie(what);
+      const std::vector<int> version = gpucheck::download(dVersion, kThreads);
+      cudaFree(dVersion);
+      bool ok = true;
+      for (int i = 0; i < kThreads; ++i) {
+        const bool wholeWarp = (i / 32 + 1) * 32 <= live;
+        const int want = i >= live ? -1 : wholeWarp && threshold <= 32 ? 1 : 0;
+        ok = ok && version[i] == want;
+      }
+      tally.check(ok, what);
+    }
 }
 
 using gpucheck::randomValue;
@@ -169,6 +208,7 @@ int main(int argc, char **argv) {
   std::printf("seed %u%s\n", seed, small ? " (small)" : "");
   std::mt19937 rng(seed);
   gpucheck::Tally tally;
+  checkVersions(tally);
   runType<float>(tally, rng, small);
   runType<double>(tally, rng, small);
   runType<int>(tally, rng, small);
