@@ -8,8 +8,8 @@ and which the generated kernels, reading a plain `const float *thr`, never
 get; j8: a primitive's run-time channels keyed by their addresses; j9: an
 int counter reusing its primitive's key match; j10, j11: a texel's channels
 in a loop of run-time trip count, versioned, and the same loop reading back
-its own adds, which must run as written; j12: a uniform-key loop run in
-strips). Each of r1-d6 was
+its own adds, which must run as written; j12, j13: a uniform-key loop run
+in strips). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -391,6 +391,18 @@ CASES = [
       "    s += v;",
       "  }",
       "  atomicAdd(&ga[(tid + 1) % DT_KEYS], s);"]),
+    # j13: strips as the body of an outer loop without braces, in warps
+    # whole (the halving) and partial (lanes returned: plain atomics), each
+    # warp's version chosen once as the strip loop starts.
+    ("j13", ["key-uniform", "strip"], [],
+     grads("ga") + [X, N],
+     ["  if (tid >= 40)",
+      "    return;",
+      "  const float v0 = x[tid * DT_TRIPS];",
+      "  for (int r = 0; r < 2; ++r)",
+      "    for (int j = 0; j < n; ++j) {",
+      "      atomicAdd(&ga[(j + 3 * r) % DT_KEYS], v0 * (float)(j + r + 1));",
+      "    }"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
