@@ -6,6 +6,7 @@
 #include "Analysis/LoopExits.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -146,9 +147,15 @@ bool isVersionableLoop(const ForStmt *F, const Stmt *Parent, ASTContext &Ctx) {
       !refersTo(Cond->getLHS(), V))
     return false;
   const Expr *Bound = Cond->getRHS();
-  // The versions name the bound in its place, and copy the loop whole.
-  if (!F->getBeginLoc().isFileID() || !F->getEndLoc().isFileID() ||
-      !Bound->getBeginLoc().isFileID() || !Bound->getEndLoc().isFileID())
+  // The versions name the bound in its place, and copy the loop whole (a
+  // body written by a macro ends where its invocation does).
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!F->getBeginLoc().isFileID() || !Bound->getBeginLoc().isFileID() ||
+      !Bound->getEndLoc().isFileID() ||
+      Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(F->getSourceRange()), SM,
+          Ctx.getLangOpts())
+          .isInvalid())
     return false;
   if (Bound->isTypeDependent() || !Bound->getType()->isIntegerType() ||
       isCompileTimeConstant(Bound, Ctx) || !isComputable(Bound, F))

@@ -174,9 +174,11 @@ static Verdict checkVersionedSpan(const std::vector<AtomicSite> &Sites,
     const AtomicSite &S = Sites[I];
     if (!S.Channel || S.Channel->Loop != CL.Loop)
       return Refuse(S.Call, "this atomic of the group is outside the loop");
+    // A run's base is spelled from the macro's expanded tokens.
     const Expr *Addr = S.Call->getArg(0);
-    if (S.Invocation || Addr->getBeginLoc().isMacroID() ||
-        Addr->getEndLoc().isMacroID())
+    if ((S.Invocation || Addr->getBeginLoc().isMacroID() ||
+         Addr->getEndLoc().isMacroID()) &&
+        !(S.KeyIsRunBase && !S.KeyText.empty()))
       return Refuse(S.Call, "this atomic is written in a macro");
   }
   return Reason::None;
@@ -241,6 +243,9 @@ Verdict checkGroupSafety(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   const AtomicSite &FirstSite = Sites[G.Sites.front()];
   llvm::SmallVector<const VarDecl *, 4> KeyVars;
   collectVars(FirstSite.Key, KeyVars);
+  // A run's base is read with the loop variable at its first value.
+  if (FirstSite.KeyIsRunBase)
+    llvm::erase(KeyVars, FirstSite.Channel->Var);
   for (const VarDecl *V : KeyVars) {
     if (V->isLocalVarDecl() &&
         !SM.isBeforeInTranslationUnit(V->getLocation(), RegionBegin))

@@ -114,9 +114,10 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   if (const Expr *Pointer = loadedPointer(S); Pointer && LoadsMatter &&
                                               !cannotHoldDestination(Pointer) &&
                                               mayReadDestination(Pointer)) {
-    // The run-time test repeats the read's text: not from a macro.
+    // The run-time test repeats the read's text: spelled in the file (a
+    // macro's argument at most), not made by a macro's body.
     if (!ChannelLoop || !isChannelRead(cast<Expr>(S), ChannelLoop) ||
-        S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
+        sourceText(cast<Expr>(S), Function->getASTContext()).empty())
       return fail(Reason::ReadMayAlias, S,
                   "this read may be of a destination buffer");
     ChannelReads->push_back(cast<Expr>(S));

@@ -23,6 +23,16 @@ std::string loopText(const ForStmt *Loop, const EditPoints &Where,
          Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
 }
 
+/// `[&](const T v) { return Body; }(0)`: \p Body read with loop variable
+/// \p Var at 0, outside the loop.
+std::string atFirstValue(const VarDecl *Var, const std::string &Body,
+                         ASTContext &Ctx) {
+  return "[&](const " +
+         Var->getType().getUnqualifiedType().getAsString(
+             Ctx.getPrintingPolicy()) +
+         " " + Var->getName().str() + ") { return " + Body + "; }(0)";
+}
+
 /// `const bool distwar_apart = ...;`, testing \p V's reads against its adds
 /// at the loop variable's first value, or "" when no read needs the test.
 std::string apartTest(const VersionedLoop &V, const std::string &Count,
@@ -31,19 +41,28 @@ std::string apartTest(const VersionedLoop &V, const std::string &Count,
     return "";
   const VarDecl *Var = V.Loop->Var;
   std::string Hull = "::distwar::channelHull(" + Count;
-  for (const Expr *Add : V.Adds)
-    Hull += ", " + sourceText(Add, Ctx);
+  for (const std::string &Add : V.Adds)
+    Hull += ", " + Add;
   Hull += ")";
   std::string Test = "::distwar::channelRangesApart(" + Count + ", " + Hull;
   for (const Expr *Read : V.Reads)
     Test += ", &(" + sourceText(Read, Ctx) + ")";
-  return " const bool distwar_apart = [&](const " +
-         Var->getType().getUnqualifiedType().getAsString(
-             Ctx.getPrintingPolicy()) +
-         " " + Var->getName().str() + ") { return " + Test + "); }(0);";
+  return " const bool distwar_apart = " + atFirstValue(Var, Test + ")", Ctx) +
+         ";";
 }
 
 } // namespace
+
+std::string versionedAddressText(const AtomicSite &S, ASTContext &Ctx) {
+  return S.KeyIsRunBase ? S.KeyText : sourceText(S.Call->getArg(0), Ctx);
+}
+
+std::string versionedKeyText(const AtomicSite &S, ASTContext &Ctx) {
+  if (!S.KeyIsRunBase)
+    return S.KeyText;
+  assert(S.Channel && S.Channel->Loop->getInit() && "a run's loop versioned");
+  return atFirstValue(S.Channel->Var, S.KeyText, Ctx);
+}
 
 void planChannelVersion(EditList &Edits, const EditPoints &Where,
                         ASTContext &Ctx, const VersionedLoop &V) {

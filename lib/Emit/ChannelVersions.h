@@ -36,9 +36,19 @@ namespace distwar {
 /// reads the run-time test keeps apart from them.
 struct VersionedLoop {
   const ChannelLoop *Loop = nullptr;
-  std::vector<const clang::Expr *> Adds;
+  /// The atomics' addresses as the run-time test spells them.
+  std::vector<std::string> Adds;
   std::vector<const clang::Expr *> Reads;
 };
+
+/// Site \p S's address as written (expanded from its macro where it is
+/// written in one), for the run-time test.
+std::string versionedAddressText(const AtomicSite &S, clang::ASTContext &Ctx);
+
+/// The key a versioned group of \p S is reduced by, after the loop: its key,
+/// or for a run's base (AtomicSite::KeyIsRunBase) its address at the loop
+/// variable's first value, `[&](const int c) { return grad_col + c; }(0)`.
+std::string versionedKeyText(const AtomicSite &S, clang::ASTContext &Ctx);
 
 /// The edits around \p V's loop; its groups' batches and reductions, at
 /// its start and end, go inside the versions.

@@ -101,9 +101,9 @@ public:
     Edits.add(Where.statementBegin(G.First), 0,
               batchTypeOf(G, AddrOf.has_value(), Size) + " " + Batch + "; ",
               RankBatch);
-    std::string Arguments = Batch + ", " + Sites[G.Sites.front()].KeyText +
-                            ", " + threshold(TableIndex) +
-                            (AddrOf ? ", " + *AddrOf : "");
+    std::string Arguments =
+        Batch + ", " + versionedKeyText(Sites[G.Sites.front()], Ctx) + ", " +
+        threshold(TableIndex) + (AddrOf ? ", " + *AddrOf : "");
     if (!Chain && planJointPart(G, Arguments))
       return;
     std::string Peers = Chain ? keptPeers(G, K, Chain) : "";
@@ -195,7 +195,7 @@ public:
       VersionedLoop &V = Loops[CL->Loop];
       V.Loop = CL;
       for (size_t S : Groups[I].Sites)
-        V.Adds.push_back(Sites[S].Call->getArg(0));
+        V.Adds.push_back(versionedAddressText(Sites[S], Ctx));
       for (const Expr *Read : versionedLoopReads(Sites, Groups[I]))
         if (!llvm::is_contained(V.Reads, Read))
           V.Reads.push_back(Read);

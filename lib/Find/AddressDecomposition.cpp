@@ -171,6 +171,7 @@ private:
   const VarDecl *subscriptedAccessor(const Expr *E);
   void keyByAddress();
   void keyByElement();
+  void keyByRunBase(ChannelLoop Run);
   bool mentionsLoopVariable(const Expr *E) const;
   void keyByPointer(const DeclRefExpr *Ref);
   void keyByBuffer(const Expr *Base);
@@ -290,6 +291,11 @@ void AddressDecomposer::setTypeFromBuffer(const VarDecl *Buffer) {
 /// must be an integer without side effects.
 void AddressDecomposer::checkKey(const Expr *Base, const VarDecl *Buffer,
                                  const FieldDecl *Field) {
+  if (Site.KeyIsRunBase) {
+    if (keyHasSideEffects(Site.Key, Ctx))
+      Site.Why = Reason::KeyHasSideEffects;
+    return;
+  }
   if (!Buffers.isUniform(Buffer, Field, NestedField, Function))
     keyByBuffer(Base->IgnoreParenImpCasts());
   else if (!Site.KeyIsBuffer && !isIntegralKey(Site.Key, Ctx))
@@ -397,9 +403,14 @@ bool AddressDecomposer::keyPlusOffset(const Expr *Key,
     Channel =
         channelLoopOf(enclosingLoopOf(cast<VarDecl>(ChannelRef->getDecl())),
                       /*AllowRunTimeTrip=*/true);
-    if (!Channel ||
-        (Channel->runTimeTrip() && !isVersionedKey(Key, Channel->Loop)))
+    if (!Channel)
       return false;
+    if (Channel->runTimeTrip() && !isVersionedKey(Key, Channel->Loop)) {
+      if (!isChannelAddress(Site.Call->getArg(0), Channel->Loop))
+        return false;
+      keyByRunBase(std::move(*Channel));
+      return true;
+    }
   } else if (Constants.empty()) {
     return false;
   }
@@ -508,6 +519,14 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
     const ForStmt *Loop = V ? enclosingLoopOf(V) : nullptr;
     if (Loop)
       setChannel(Loop);
+    if (std::optional<ChannelLoop> Run =
+            Loop ? channelLoopOf(Loop, /*AllowRunTimeTrip=*/true)
+                 : std::nullopt;
+        !Site.Channel && Run && Run->runTimeTrip() &&
+        isChannelAddress(Site.Call->getArg(0), Loop)) {
+      keyByRunBase(std::move(*Run));
+      return;
+    }
     if (!Site.Channel) {
       if (mentionsLoopVariable(Index))
         keyByElement();
@@ -535,6 +554,24 @@ void AddressDecomposer::keyByElement() {
   Site.KeyIsRunTimeChannel = true;
   if (keyHasSideEffects(Site.Key, Ctx))
     Site.Why = Reason::KeyHasSideEffects;
+}
+
+/// A per-lane base whose elements a versionable loop of run-time trip count
+/// walks (`grad_col + c`, `&g[i * n + ch]` for `ch < n`, \p Run): the
+/// loop is versioned and the run is one batch of the loop's trip count,
+/// keyed by the address of its first element. Lanes reduce where their
+/// runs start at one address, which holds whatever each lane's base is.
+void AddressDecomposer::keyByRunBase(ChannelLoop Run) {
+  assert(Run.runTimeTrip() && "a run of constant length has constant fields");
+  Site.Why = Reason::None;
+  Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
+  Site.KeyText = sourceText(Site.Key, Ctx);
+  Site.KeyIsBuffer = true;
+  Site.KeyIsAddress = false;
+  Site.KeyIsRunTimeChannel = true;
+  Site.KeyIsRunBase = true;
+  Site.FieldText = "[+" + Run.Var->getName().str() + "]";
+  Site.Channel = std::move(Run);
 }
 
 /// Whether \p E names the variable of a `for` loop around the site.

@@ -98,6 +98,12 @@ struct AtomicSite {
   /// record) indexed by a loop whose trip count is known only at run time
   /// (its channels): `grad_col + c` for `c < n_channels`.
   bool KeyIsRunTimeChannel = false;
+  /// Such a site in a loop that is versioned (Channel is set): the key is
+  /// the address of the run's first element, the address at the loop
+  /// variable's first value (`grad_col` for `grad_col + c`), and the run's
+  /// elements are its fields. Key and KeyText are the site's address, read
+  /// with the loop variable at 0.
+  bool KeyIsRunBase = false;
   std::string FieldText; ///< e.g. ".x", "[*3+1]", "[*C+ch]"
   std::optional<ChannelLoop> Channel;
   /// Statements enclosing the call, innermost first, up to the body.

@@ -2,8 +2,8 @@
 // lane can pass the pointer of its own primitive. Such a pointer is never
 // rebuilt from a key in another lane. With constant offsets it becomes the
 // key itself (one group keyed by the pointer); indexed by a loop of run-time
-// trip count, the element's address is the key; with any other index the
-// site stays plain.
+// trip count, the loop is versioned and the run's first address is the key;
+// with any other index the site stays plain.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report=json --report-file=%t.json -- %shim > /dev/null
@@ -18,20 +18,20 @@
 // REPORT: per-lane-buffers.cu: 10 atomic site(s), 5 group(s), rewritten
 
 // A runtime-length channel loop through a pointer offset per lane (as
-// Pulsar's draw() adds colour gradients): one group per channel keyed by the
-// element's address (the same address is the same element, whatever each
-// lane's pointer), with its threshold starting at 33: plain atomics until a
-// tuner measures that reducing pays.
-// REPORT-DAG: batched atomicAdd in addColour buffer=grad_col key=grad_col + c slot=0 type=float group=addColour#0
-// REPORT-DAG: group addColour#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+// Pulsar's draw() adds colour gradients): the loop is versioned for 1 to 4
+// channels, and the run of channels is one batch keyed by its first
+// address, the pointer (the same address is the same run, whatever each
+// lane's pointer); the read of g[c] is tested apart at run time.
+// REPORT-DAG: batched atomicAdd in addColour buffer=grad_col key=grad_col + c field=[+c] slot=c type=float group=addColour#0
+// REPORT-DAG: group addColour#0: batched (serial; not butterfly: DW0058 versioned-loop) key=grad_col + c type=float sites=1 slots=distwar_trip
 // JSON: "name": "addColour#0",
-// JSON: "start_note": {
-// JSON-NEXT: "code": "DW0051",
-// CHECK: DISTWAR_SITES_INITIAL(distwar_sites_per_lane_buffers_cu, (33, 0, 0),
-// CHECK: "addColour#0", "accumulate#0", "localPointer#0");
-// CHECK: distwar_batch0.set(0, grad_col + c, g[c]);
+// JSON-NOT: "start_note"
+// JSON: "name": "accumulate#0",
+// CHECK: DISTWAR_SITES(distwar_sites_per_lane_buffers_cu, "addColour#0",
+// CHECK: distwar_batch0.set(c, grad_col + c, g[c]);
 // CHECK: ::distwar::reduceSerial(
-// CHECK: distwar_batch0, grad_col + c,
+// CHECK: distwar_batch0, [&](const int c) { return grad_col + c; }(0),
+// CHECK: ::distwar::channelHull((n_channels), grad_col + c),
 __device__ void addColour(float *grad_col, const float *g, int n_channels) {
   for (int c = 0; c < n_channels; ++c)
     atomicAdd(grad_col + c, g[c]);

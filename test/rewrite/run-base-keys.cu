@@ -1,0 +1,76 @@
+// A primitive's channels reached through a per-lane base (a __device__
+// function's pointer parameter, which each lane may point elsewhere) in a
+// loop whose count is known only at run time are versioned as a texel's
+// are: the run of channels is one batch of the loop's trip count, keyed by
+// the address of its first channel (the address at the loop variable's
+// first value), whatever each lane's base. Lanes whose runs start at one
+// address add to the same elements. The address may be written through a
+// macro (Pulsar's ATOMICADD); the run-time test and the key repeat the
+// macro's argument as written.
+// RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
+// RUN: %FileCheck %s < %t.txt
+// RUN: grep -v "^ *//" %t.cu | %FileCheck %s --check-prefix=OUT
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=serial %s -- %shim > %t.serial.cu
+// RUN: %if nvcc %{ %nvcc-check %t.cu %}
+// RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
+// RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim | diff %t.cu -
+
+#define ATOMICADD(PTR, VAL) atomicAdd((PTR), (VAL))
+
+// A row of a uniform-looking buffer that is a parameter (so per lane), at
+// an index the lane computes, through the macro, with a read of the pixel's
+// gradient that the run-time test keeps apart from the adds.
+// CHECK: group colourRow#0: batched (serial; not butterfly: DW0058 versioned-loop) key=&grad_col[prim * n + ch] type=float sites=1 slots=distwar_trip
+// OUT-LABEL: void colourRow(
+// OUT: distwar_batch0.set(ch, (&grad_col[prim * n + ch]), (w * g[ch]));
+// OUT: ::distwar::reduceSerial(
+// OUT: distwar_batch0,
+// OUT: [&](const int ch) { return &grad_col[prim * n + ch]; }(0),
+// OUT: ::distwar::channelRangesApart(
+// OUT: (n), ::distwar::channelHull((n), &grad_col[prim * n + ch]), &(g[ch]));
+// OUT: for (int ch = 0; ch < n; ++ch)
+// OUT: ATOMICADD(&grad_col[prim * n + ch], w * g[ch]);
+__device__ void colourRow(float *grad_col, int prim, int n, float w,
+                          const float *g) {
+  for (int ch = 0; ch < n; ++ch)
+    ATOMICADD(&grad_col[prim * n + ch], w * g[ch]);
+}
+
+// The base already offset by the caller (`grad + c`), the loop counting
+// from zero with braces: the same batch, keyed by the pointer.
+// CHECK: group colourAt#0: batched (serial; not butterfly: DW0058 versioned-loop) key=grad + c type=float sites=1 slots=distwar_trip
+// OUT-LABEL: void colourAt(
+// OUT: distwar_batch0, [&](const int c) { return grad + c; }(0),
+__device__ void colourAt(float *grad, int n, float w) {
+  for (int c = 0; c < n; ++c) {
+    atomicAdd(grad + c, w);
+  }
+}
+
+// A channel that strides by the count (`&g[ch * n + prim]`) is not a run:
+// each element is its own key, starting plain.
+// CHECK: group strided#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=&g[ch * n + prim]
+__device__ void strided(float *g, int prim, int n, float w) {
+  for (int ch = 0; ch < n; ++ch)
+    atomicAdd(&g[ch * n + prim], w);
+}
+
+// A loop that changes its base while it runs is not versioned: the key
+// would not be the run's first address.
+// CHECK: group moving#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad + c
+__device__ void moving(float *grad, int n, float w) {
+  for (int c = 0; c < n; ++c) {
+    atomicAdd(grad + c, w);
+    grad += 0;
+  }
+}
+
+__global__ void colours(float *gc, const int *__restrict__ prim,
+                        const float *__restrict__ dy, int n) {
+  const int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  float g[4] = {dy[pix], dy[pix] + 1.f, dy[pix] + 2.f, dy[pix] + 3.f};
+  colourRow(gc, prim[pix], n, 0.5f, g);
+  colourAt(gc + prim[pix] * n, n, 0.25f);
+  strided(gc, prim[pix], n, 1.f);
+  moving(gc + prim[pix] * n, n, 1.f);
+}
