@@ -9,7 +9,8 @@ get; j8: a primitive's run-time channels keyed by their addresses; j9: an
 int counter reusing its primitive's key match; j10, j11: a texel's channels
 in a loop of run-time trip count, versioned, and the same loop reading back
 its own adds, which must run as written; j12, j13: a uniform-key loop run
-in strips). Each of r1-d6 was
+in strips; j14: a primitive's run of channels through a helper's pointer,
+versioned). Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
 
@@ -403,6 +404,23 @@ CASES = [
       "    for (int j = 0; j < n; ++j) {",
       "      atomicAdd(&ga[(j + 3 * r) % DT_KEYS], v0 * (float)(j + r + 1));",
       "    }"]),
+    # j14: a primitive's run of channels in a row of a helper's pointer
+    # parameter, written through a macro (Pulsar's ATOMICADD): the loop is
+    # versioned, the run keyed by its first address; with 6 channels the
+    # loop runs as written.
+    ("j14", ["devfn-ptr", "key-lane", "channel", "macro"],
+     ["#define DT_ADD_ROW(P, V) atomicAdd((P), (V))\n"
+      "__device__ void addRow(float *g, int prim, int nc, float w, const float *v) {\n"
+      "  for (int c = 0; c < nc; ++c)\n"
+      "    DT_ADD_ROW(&g[prim * nc + c], w * v[c]);\n}"],
+     [("float *ga", "atomic", "float", "DT_KEYS * 3"),
+      ("float *gb", "atomic", "float", "DT_KEYS * 6"),
+      ("const int *prim_of_pixel", "in", "a.in.ids"), X,
+      ("int nc", "in", "3")],
+     ["  const int prim = prim_of_pixel[tid % DT_IDS] % DT_KEYS;",
+      "  const float *v = x + tid * DT_TRIPS;",
+      "  addRow(ga, prim, nc, 0.5f, v);",
+      "  addRow(gb, prim, 2 * nc, 0.25f, v);"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
