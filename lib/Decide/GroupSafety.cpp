@@ -174,7 +174,8 @@ static Verdict checkVersionedSpan(const std::vector<AtomicSite> &Sites,
     const AtomicSite &S = Sites[I];
     if (!S.Channel || S.Channel->Loop != CL.Loop)
       return Refuse(S.Call, "this atomic of the group is outside the loop");
-    // A run's base is spelled from the macro's expanded tokens.
+    // A run's base, its key, is spelled from the macro's expanded tokens
+    // (which every site of the group needs: the run-time test names them).
     const Expr *Addr = S.Call->getArg(0);
     if ((S.Invocation || Addr->getBeginLoc().isMacroID() ||
          Addr->getEndLoc().isMacroID()) &&

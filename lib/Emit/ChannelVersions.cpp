@@ -60,7 +60,7 @@ std::string versionedAddressText(const AtomicSite &S, ASTContext &Ctx) {
 std::string versionedKeyText(const AtomicSite &S, ASTContext &Ctx) {
   if (!S.KeyIsRunBase)
     return S.KeyText;
-  assert(S.Channel && S.Channel->Loop->getInit() && "a run's loop versioned");
+  assert(S.Channel && S.Channel->runTimeTrip() && "a run's loop is versioned");
   return atFirstValue(S.Channel->Var, S.KeyText, Ctx);
 }
 

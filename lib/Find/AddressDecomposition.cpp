@@ -171,7 +171,7 @@ private:
   const VarDecl *subscriptedAccessor(const Expr *E);
   void keyByAddress();
   void keyByElement();
-  void keyByRunBase(ChannelLoop Run);
+  bool keyByRunBase(std::optional<ChannelLoop> Run);
   bool mentionsLoopVariable(const Expr *E) const;
   void keyByPointer(const DeclRefExpr *Ref);
   void keyByBuffer(const Expr *Base);
@@ -405,12 +405,8 @@ bool AddressDecomposer::keyPlusOffset(const Expr *Key,
                       /*AllowRunTimeTrip=*/true);
     if (!Channel)
       return false;
-    if (Channel->runTimeTrip() && !isVersionedKey(Key, Channel->Loop)) {
-      if (!isChannelAddress(Site.Call->getArg(0), Channel->Loop))
-        return false;
-      keyByRunBase(std::move(*Channel));
-      return true;
-    }
+    if (Channel->runTimeTrip() && !isVersionedKey(Key, Channel->Loop))
+      return keyByRunBase(std::move(Channel));
   } else if (Constants.empty()) {
     return false;
   }
@@ -519,14 +515,9 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
     const ForStmt *Loop = V ? enclosingLoopOf(V) : nullptr;
     if (Loop)
       setChannel(Loop);
-    if (std::optional<ChannelLoop> Run =
-            Loop ? channelLoopOf(Loop, /*AllowRunTimeTrip=*/true)
-                 : std::nullopt;
-        !Site.Channel && Run && Run->runTimeTrip() &&
-        isChannelAddress(Site.Call->getArg(0), Loop)) {
-      keyByRunBase(std::move(*Run));
+    if (!Site.Channel && Loop &&
+        keyByRunBase(channelLoopOf(Loop, /*AllowRunTimeTrip=*/true)))
       return;
-    }
     if (!Site.Channel) {
       if (mentionsLoopVariable(Index))
         keyByElement();
@@ -561,8 +552,12 @@ void AddressDecomposer::keyByElement() {
 /// loop is versioned and the run is one batch of the loop's trip count,
 /// keyed by the address of its first element. Lanes reduce where their
 /// runs start at one address, which holds whatever each lane's base is.
-void AddressDecomposer::keyByRunBase(ChannelLoop Run) {
-  assert(Run.runTimeTrip() && "a run of constant length has constant fields");
+/// False, deciding nothing, when \p Run is no such loop or the address is
+/// not one element of it per iteration.
+bool AddressDecomposer::keyByRunBase(std::optional<ChannelLoop> Run) {
+  if (!Run || !Run->runTimeTrip() ||
+      !isChannelAddress(Site.Call->getArg(0), Run->Loop))
+    return false;
   Site.Why = Reason::None;
   Site.Key = Site.Call->getArg(0)->IgnoreParenImpCasts();
   Site.KeyText = sourceText(Site.Key, Ctx);
@@ -570,8 +565,9 @@ void AddressDecomposer::keyByRunBase(ChannelLoop Run) {
   Site.KeyIsAddress = false;
   Site.KeyIsRunTimeChannel = true;
   Site.KeyIsRunBase = true;
-  Site.FieldText = "[+" + Run.Var->getName().str() + "]";
+  Site.FieldText = "[+" + Run->Var->getName().str() + "]";
   Site.Channel = std::move(Run);
+  return true;
 }
 
 /// Whether \p E names the variable of a `for` loop around the site.
