@@ -2,11 +2,14 @@
 //
 // Pure integer helpers shared by the device reductions and by a CPU test that
 // checks them exhaustively. They compile as plain C++ (no CUDA needed); the
-// two that read a lane's special registers exist only under nvcc.
+// two that read a lane's special registers and PeerWalk, which shuffles,
+// exist only under nvcc.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_LANE_MATH_H
 #define DISTWAR_LANE_MATH_H
+
+#include <cassert>
 
 #if defined(__CUDACC__)
 #define DISTWAR_HD __host__ __device__ __forceinline__
@@ -57,6 +60,44 @@ DISTWAR_HD int nthSetBit(unsigned mask, int n) {
   }
   return base;
 }
+
+/// The lane of the next rank after `lane`'s in its key group `peers`,
+/// cyclically: the lowest set bit above `lane`, else the lowest of all.
+/// Requires `lane` in `peers`. Applied to its own result d times it gives
+/// the lane of rank (rank + d) mod popCount(peers), so the segmented trees
+/// find each step's source by pointer jumping (the source's source, one
+/// shuffle) instead of searching `peers` once per step.
+DISTWAR_HD int nextPeer(unsigned peers, int lane) {
+  assert(lane >= 0 && lane < 32 && (peers >> lane & 1u) && "lane not a peer");
+  const unsigned above = lane == 31 ? 0u : peers & (~0u << (lane + 1));
+  const unsigned from = above != 0u ? above : peers;
+#if defined(__CUDA_ARCH__)
+  return __ffs(from) - 1;
+#else
+  return __builtin_ctz(from);
+#endif
+}
+
+#if defined(__CUDACC__)
+/// This lane's source in a segmented tree over its key group `peers`: the
+/// lane `offset` ranks on from its own, cyclically, for offset = 1, 2, 4, ...
+/// Each lane of a calling mask walks its own group.
+class PeerWalk {
+public:
+  __device__ __forceinline__ explicit PeerWalk(unsigned peers)
+      : Lane(nextPeer(peers, laneId())) {}
+  /// The lane at the current offset (1 at construction).
+  __device__ __forceinline__ int lane() const { return Lane; }
+  /// Doubles the offset: the lane as far on again from the current one.
+  /// Every lane of `mask` calls it together.
+  __device__ __forceinline__ void advance(unsigned mask) {
+    Lane = __shfl_sync(mask, Lane, Lane);
+  }
+
+private:
+  int Lane;
+};
+#endif
 
 // Reduce-scatter layout. Step j (j = 0..4) pairs lanes across bit (4 - j),
 // i.e. xor offset 16 >> j. While a lane still holds K > 1 fields it halves

@@ -42,6 +42,43 @@ TEST(LaneMath, NthSetBitMatchesALinearScan) {
   }
 }
 
+// PeerWalk's pointer jumping: from nextPeer, each doubling reads the current
+// source's own source, which must be the lane 2^j ranks on, cyclically.
+TEST(LaneMath, PeerWalkDoublingReachesRankPlusOffset) {
+  std::mt19937 rng(4);
+  for (int iter = 0; iter < 2000; ++iter) {
+    unsigned peers =
+        static_cast<unsigned>(rng()) & static_cast<unsigned>(rng());
+    if (iter == 0)
+      peers = kFullMask;
+    if (iter == 1)
+      peers = 1u << 31;
+    if (peers == 0)
+      continue;
+    const int g = popCount(peers);
+    std::vector<int> source(32, -1);
+    for (int lane = 0; lane < 32; ++lane)
+      if (peers >> lane & 1u)
+        source[lane] = nextPeer(peers, lane);
+    for (int offset = 1; offset < 32; offset <<= 1) {
+      if (offset > 1) {
+        const std::vector<int> before = source;
+        for (int lane = 0; lane < 32; ++lane)
+          if (peers >> lane & 1u)
+            source[lane] = before[before[lane]];
+      }
+      for (int lane = 0; lane < 32; ++lane) {
+        if (!(peers >> lane & 1u))
+          continue;
+        const int rank = popCount(peers & ((1u << lane) - 1u));
+        EXPECT_EQ(source[lane], nthSetBit(peers, (rank + offset) % g))
+            << std::hex << peers << std::dec << " lane " << lane << " offset "
+            << offset;
+      }
+    }
+  }
+}
+
 // The reduce-scatter of reduceFullWarp, on 32 emulated lanes.
 TEST(LaneMath, ReduceScatterPutsEveryFieldSumOnItsHolder) {
   std::mt19937 rng(2);
@@ -111,22 +148,31 @@ TEST(LaneMath, SegmentedTreeSumsEveryGroupOnTheIssuingRank) {
     auto rankOf = [&](int lane) {
       return popCount(peers[lane] & ((1u << lane) - 1u));
     };
+    // PeerWalk, lane by lane: the next peer, then the source's source.
+    std::vector<int> walk(32, -1);
+    for (int lane = 0; lane < 32; ++lane)
+      if (mask >> lane & 1u)
+        walk[lane] = nextPeer(peers[lane], lane);
     for (int offset = 1; offset < 32; offset <<= 1) {
       bool any = false;
       for (int lane = 0; lane < 32; ++lane)
         any |= (mask >> lane & 1u) && offset < popCount(peers[lane]);
       if (!any)
         break;
+      if (offset > 1) {
+        const std::vector<int> previous = walk;
+        for (int lane = 0; lane < 32; ++lane)
+          if (mask >> lane & 1u)
+            walk[lane] = previous[previous[lane]];
+      }
       const Lanes before = v;
       for (int lane = 0; lane < 32; ++lane) {
         if (!(mask >> lane & 1u))
           continue;
         const int g = popCount(peers[lane]);
         const int r = rankOf(lane);
-        int source = r + offset;
-        source = source >= g ? source - g : source;
-        const int src = offset < g ? nthSetBit(peers[lane], source) : lane;
-        ASSERT_TRUE(mask >> src & 1u);
+        const int src = walk[lane];
+        ASSERT_TRUE(peers[lane] >> src & 1u);
         int virtualRank = r;
         for (int i = 0; i < n; ++i) {
           if (i > 0)
