@@ -223,16 +223,26 @@ struct Timer {
 };
 
 // Every run once per round, rounds interleaved; the first round warms up.
+// A run whose variant is not the previous run's is launched once untimed
+// before it is timed: the first launch of a kernel after another kernel's is
+// slower by several microseconds, which would charge the order of the runs
+// to whichever configuration follows a change of kernel (the first
+// threshold, the autotuned run).
 void timeInterleaved(std::vector<Run> &runs, int reps, Timer &timer,
                      const std::function<float(Run &)> &once) {
-  for (int round = 0; round <= reps; ++round)
+  for (int round = 0; round <= reps; ++round) {
+    const BackwardVariant *previous = nullptr;
     for (Run &r : runs) {
       if (r.threshold >= 0)
         setThreshold(*r.variant, r.threshold);
+      if (r.variant != previous)
+        (void)once(r);
+      previous = r.variant;
       const float ms = once(r);
       if (round > 0)
         r.ms.push_back(ms);
     }
+  }
 }
 
 // A number, or null where it is not defined (NaN).
