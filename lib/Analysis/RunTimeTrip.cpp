@@ -4,6 +4,7 @@
 #include "Analysis/AstQueries.h"
 #include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
+#include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -72,6 +73,85 @@ bool isComputable(const Expr *E, const ForStmt *F) {
     return !isa<CXXDynamicCastExpr>(E) && !E->getType()->isReferenceType() &&
            isComputable(Cast->getSubExpr(), F);
   return false;
+}
+
+/// Whether \p E designates storage of a variable local to the function (the
+/// variable, a member or an element of a local array), not memory reached
+/// through a pointer or a reference.
+bool isLocalStorage(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    return V && V->isLocalVarDeclOrParm() && !V->getType()->isReferenceType() &&
+           !hasStorageBeyondCall(V);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return !ME->isArrow() && isLocalStorage(ME->getBase());
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Decay =
+        dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
+    return Decay && Decay->getCastKind() == CK_ArrayToPointerDecay &&
+           isLocalStorage(Decay->getSubExpr());
+  }
+  return false;
+}
+
+/// `atomicAdd(p, v)` with `p` a pointer to a floating-point type.
+bool isFloatingAtomicAdd(const CallExpr *Call) {
+  if (calleeName(Call) != "atomicAdd" || Call->getNumArgs() != 2)
+    return false;
+  const auto *Pointer = Call->getArg(0)->getType()->getAs<PointerType>();
+  return Pointer && Pointer->getPointeeType()->isRealFloatingType();
+}
+
+/// Whether nothing \p S runs can store to an integer object outside the
+/// function's local storage: it assigns only local storage and calls only
+/// pure functions and floating-point atomicAdd (a float store cannot change
+/// an integer object).
+bool storesOnlyLocalsAndFloats(const Stmt *S) {
+  if (!S)
+    return true;
+  if (isa<AsmStmt, StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr>(S))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && !isLocalStorage(BO->getLHS()))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp() && !isLocalStorage(UO->getSubExpr()))
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && !isPureCallee(Call->getDirectCallee()) &&
+      !isFloatingAtomicAdd(Call))
+    return false;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S);
+      Construct && !Construct->getConstructor()->isTrivial() &&
+      !isPureCallee(Construct->getConstructor()))
+    return false;
+  return llvm::all_of(S->children(), [](const Stmt *Child) {
+    return storesOnlyLocalsAndFloats(Child);
+  });
+}
+
+/// `r.m` (or `r.a.m`) with r a reference parameter and m an integer field:
+/// a load, but one the loop's condition makes as the loop starts anyway,
+/// and whose value \p F cannot change when its body stores nothing but
+/// local variables and floating-point atomic adds (Pulsar's colour loop,
+/// `c < cam.n_channels` with `const CamInfo &cam`).
+bool isInvariantReferenceMember(const Expr *Bound, const ForStmt *F) {
+  const Expr *E = Bound->IgnoreParenImpCasts();
+  if (!isa<MemberExpr>(E))
+    return false;
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (ME->isArrow() || !Field || Field->getType()->isReferenceType() ||
+        ME->getBase()->getType()->isUnionType())
+      return false;
+    E = ME->getBase()->IgnoreParens();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  return P && P->getType()->isReferenceType() &&
+         storesOnlyLocalsAndFloats(F->getBody());
 }
 
 void flattenAdds(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
@@ -158,7 +238,8 @@ bool isVersionableLoop(const ForStmt *F, const Stmt *Parent, ASTContext &Ctx) {
           .isInvalid())
     return false;
   if (Bound->isTypeDependent() || !Bound->getType()->isIntegerType() ||
-      isCompileTimeConstant(Bound, Ctx) || !isComputable(Bound, F))
+      isCompileTimeConstant(Bound, Ctx) ||
+      !(isComputable(Bound, F) || isInvariantReferenceMember(Bound, F)))
     return false;
   const Stmt *Body = F->getBody();
   return !findWrite(Body, V, /*Through=*/true) && !firstLoopExit(Body) &&

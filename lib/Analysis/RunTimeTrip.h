@@ -21,7 +21,9 @@ namespace distwar {
 /// Whether \p F, `for (int v = 0; v < n; ++v)` with n not a compile-time
 /// constant, may be versioned: it is a statement of a block (\p Parent), n
 /// is an integer that can be evaluated once before the loop (no load
-/// through a pointer, no call) and the loop changes none of its variables,
+/// through a pointer, no call, and the loop changes none of its variables;
+/// or an integer member of a reference parameter, when the loop stores
+/// only into local variables and adds only floating-point values),
 /// and the body neither leaves the loop (break, return, goto) nor reaches a
 /// barrier or warp collective (lanes whose reads and adds overlap run the
 /// loop as written, the others a version).

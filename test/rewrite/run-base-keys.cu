@@ -65,6 +65,44 @@ __device__ void moving(float *grad, int n, float w) {
   }
 }
 
+struct CamInfo {
+  float focal;
+  unsigned n_channels;
+};
+
+// The count a member of a reference parameter (Pulsar's draw(),
+// `c < cam.n_channels` with `const CamInfo &cam`): a load, but the loop
+// stores nothing but float adds, which cannot change an unsigned, so the
+// count is read once as the loop starts, as its condition would be.
+// CHECK: group drawColour#0: batched (serial; not butterfly: DW0058 versioned-loop) key=grad_col + c type=float sites=1 slots=distwar_trip
+// OUT-LABEL: void drawColour(
+// OUT: distwar_batch0, [&](const unsigned int c) { return grad_col + c; }(0),
+// OUT: runChannelVersion(distwar_channels, (cam.n_channels),
+// OUT: for (unsigned c = 0; c < cam.n_channels; ++c)
+__device__ void drawColour(const CamInfo &cam, float *grad_col,
+                           const float *grad_pix, float w) {
+  for (unsigned c = 0; c < cam.n_channels; ++c)
+    ATOMICADD(grad_col + c, grad_pix[c] * w);
+}
+
+// The same loop storing through a pointer as well: that store may be the
+// count, so the loop is not versioned.
+// CHECK: group drawMarked#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+__device__ void drawMarked(const CamInfo &cam, float *grad_col,
+                           unsigned *mark, float w) {
+  for (unsigned c = 0; c < cam.n_channels; ++c) {
+    ATOMICADD(grad_col + c, w);
+    mark[c] = 1u;
+  }
+}
+
+// Integer adds may be the count itself: not versioned either.
+// CHECK: group drawCounts#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=hits + c
+__device__ void drawCounts(const CamInfo &cam, unsigned *hits) {
+  for (unsigned c = 0; c < cam.n_channels; ++c)
+    atomicAdd(hits + c, 1u);
+}
+
 __global__ void colours(float *gc, const int *__restrict__ prim,
                         const float *__restrict__ dy, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -73,4 +111,6 @@ __global__ void colours(float *gc, const int *__restrict__ prim,
   colourAt(gc + prim[pix] * n, n, 0.25f);
   strided(gc, prim[pix], n, 1.f);
   moving(gc + prim[pix] * n, n, 1.f);
+  const CamInfo cam{1.f, static_cast<unsigned>(n)};
+  drawColour(cam, gc + prim[pix] * n, g, 0.5f);
 }
