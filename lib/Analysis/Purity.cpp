@@ -343,13 +343,17 @@ bool writesSomething(const Stmt *S) {
   return false;
 }
 
+bool hasOpaqueEffects(const Stmt *S) {
+  return isa<StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, AsmStmt>(S);
+}
+
 /// Calls that are not pure functions (a call may write memory or
 /// synchronise lanes), assignments through template operators, and
 /// expressions that run statements or allocate.
 bool callsImpure(const Stmt *S) {
   if (!S)
     return false;
-  if (isa<StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, AsmStmt>(S))
+  if (hasOpaqueEffects(S))
     return true;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
       Op && isBuiltinOperatorCall(Op)) {

@@ -45,6 +45,10 @@ bool readsNoMemory(const clang::Stmt *S);
 /// readsNoMemory).
 bool writesSomething(const clang::Stmt *S);
 
+/// True for a statement expression, new, delete, throw or inline assembly:
+/// it runs or allocates what no analysis here looks into.
+bool hasOpaqueEffects(const clang::Stmt *S);
+
 /// True when \p S calls what is not a pure function (a call may write
 /// memory or synchronise lanes), assigns through a template operator, or
 /// runs statements or allocates.

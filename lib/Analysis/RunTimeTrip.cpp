@@ -111,7 +111,7 @@ bool isFloatingAtomicAdd(const CallExpr *Call) {
 bool storesOnlyLocalsAndFloats(const Stmt *S) {
   if (!S)
     return true;
-  if (isa<AsmStmt, StmtExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr>(S))
+  if (hasOpaqueEffects(S))
     return false;
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->isAssignmentOp() && !isLocalStorage(BO->getLHS()))
