@@ -132,26 +132,34 @@ bool storesOnlyLocalsAndFloats(const Stmt *S) {
   });
 }
 
-/// `r.m` (or `r.a.m`) with r a reference parameter and m an integer field:
-/// a load, but one the loop's condition makes as the loop starts anyway,
-/// and whose value \p F cannot change when its body stores nothing but
-/// local variables and floating-point atomic adds (Pulsar's colour loop,
-/// `c < cam.n_channels` with `const CamInfo &cam`).
-bool isInvariantReferenceMember(const Expr *Bound, const ForStmt *F) {
+/// The reference parameter through which \p Bound loads, `r` or `r.a.m`;
+/// null for any other form. No field is a reference, and none is a union's
+/// (whose members share storage across types).
+const ParmVarDecl *loadedParameter(const Expr *Bound) {
   const Expr *E = Bound->IgnoreParenImpCasts();
-  if (!isa<MemberExpr>(E))
-    return false;
   while (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (ME->isArrow() || !Field || Field->getType()->isReferenceType() ||
-        ME->getBase()->getType()->isUnionType())
-      return false;
-    E = ME->getBase()->IgnoreParens();
+        Field->getParent()->isUnion())
+      return nullptr;
+    E = ME->getBase()->IgnoreParenImpCasts();
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  return P && P->getType()->isReferenceType() &&
-         storesOnlyLocalsAndFloats(F->getBody());
+  return P && P->getType()->isReferenceType() ? P : nullptr;
+}
+
+/// A bound loaded through a reference parameter (Pulsar's colour loop,
+/// `c < cam.n_channels` with `const CamInfo &cam`): the loop's condition
+/// makes the load as the loop starts anyway, and \p F cannot change what it
+/// reads when its body stores nothing but local variables and
+/// floating-point atomic adds.
+bool isInvariantLoad(const Expr *Bound, const ForStmt *F) {
+  // A character may be a byte of a float the loop adds to.
+  if (Bound->IgnoreParenImpCasts()->getType()->isAnyCharacterType())
+    return false;
+  const ParmVarDecl *P = loadedParameter(Bound);
+  return P && storesOnlyLocalsAndFloats(F->getBody());
 }
 
 void flattenAdds(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
@@ -239,7 +247,7 @@ bool isVersionableLoop(const ForStmt *F, const Stmt *Parent, ASTContext &Ctx) {
     return false;
   if (Bound->isTypeDependent() || !Bound->getType()->isIntegerType() ||
       isCompileTimeConstant(Bound, Ctx) ||
-      !(isComputable(Bound, F) || isInvariantReferenceMember(Bound, F)))
+      !(isComputable(Bound, F) || isInvariantLoad(Bound, F)))
     return false;
   const Stmt *Body = F->getBody();
   return !findWrite(Body, V, /*Through=*/true) && !firstLoopExit(Body) &&

@@ -22,8 +22,8 @@ namespace distwar {
 /// constant, may be versioned: it is a statement of a block (\p Parent), n
 /// is an integer that can be evaluated once before the loop (no load
 /// through a pointer, no call, and the loop changes none of its variables;
-/// or an integer member of a reference parameter, when the loop stores
-/// only into local variables and adds only floating-point values),
+/// or a load through a reference parameter, `r` or `r.m`, when the loop
+/// stores only into local variables and adds only floating-point values),
 /// and the body neither leaves the loop (break, return, goto) nor reaches a
 /// barrier or warp collective (lanes whose reads and adds overlap run the
 /// loop as written, the others a version).

@@ -111,6 +111,17 @@ void RegionChecker::visit(const Stmt *S, bool AddressOfAtomic) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->getOpcode() == UO_AddrOf)
     return visitAddress(UO->getSubExpr(), AddressOfAtomic);
+  // `r.m` (r a reference) reads only the member: a scalar of a type no
+  // destination has cannot be one.
+  if (const auto *ME = dyn_cast<MemberExpr>(S);
+      ME && LoadsMatter && readsDisjointMember(ME))
+    return;
+  // A reference names memory elsewhere: reading it is a load.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+      DRE && LoadsMatter && referenceMayReadDestination(DRE->getDecl(), 0))
+    return fail(Reason::ReadMayAlias, S,
+                "this read through a reference may be of a destination "
+                "buffer");
   if (const Expr *Pointer = loadedPointer(S); Pointer && LoadsMatter &&
                                               !cannotHoldDestination(Pointer) &&
                                               mayReadDestination(Pointer)) {
@@ -296,6 +307,56 @@ bool RegionChecker::mayReadDestination(const Expr *P, unsigned Depth) {
   return true;
 }
 
+/// Whether \p ME loads a member through a reference (`r.m`) whose type no
+/// destination can have.
+bool RegionChecker::readsDisjointMember(const MemberExpr *ME) const {
+  const auto *Root =
+      dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  return !ME->isArrow() && Root &&
+         Root->getDecl()->getType()->isReferenceType() &&
+         cannotHoldDestination(
+             ME->getType().getCanonicalType().getUnqualifiedType());
+}
+
+/// Whether \p D, when it is a reference (or a structured binding of one),
+/// may name (part of) a destination. A reference parameter's referent is
+/// not known here; a local reference names what its initializer designates.
+bool RegionChecker::referenceMayReadDestination(const ValueDecl *D,
+                                                unsigned Depth) {
+  if (const auto *B = dyn_cast_or_null<BindingDecl>(D))
+    D = B->getDecomposedDecl();
+  const auto *V = dyn_cast_or_null<VarDecl>(D);
+  if (!V || !V->getType()->isReferenceType())
+    return false;
+  QualType Named = V->getType().getNonReferenceType();
+  if (cannotHoldDestination(Named.getCanonicalType().getUnqualifiedType()))
+    return false;
+  if (Depth > 8 || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit())
+    return true;
+  return designatesDestination(V->getInit(), Depth + 1);
+}
+
+/// Whether the object that lvalue \p E designates may be (part of) a
+/// destination: a local's own storage is not; a temporary is not; memory
+/// behind a pointer is decided as mayReadDestination decides it.
+bool RegionChecker::designatesDestination(const Expr *E, unsigned Depth) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<MaterializeTemporaryExpr>(E) || !E->isGLValue())
+    return false;
+  if (const Expr *Pointer = loadedPointer(E))
+    return !cannotHoldDestination(Pointer) &&
+           mayReadDestination(Pointer, Depth + 1);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return designatesDestination(ME->getBase(), Depth + 1);
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V)
+    return true;
+  if (V->getType()->isReferenceType())
+    return referenceMayReadDestination(V, Depth + 1);
+  return V->hasGlobalStorage() && !DestinationsUnaliased;
+}
+
 /// An array object \p A (`s`, `p.cam.flags`, `q->arr`): its own storage
 /// when reached without a pointer (a variable's, never a destination but
 /// for a global array named as one), else memory behind that pointer.
@@ -312,6 +373,8 @@ bool RegionChecker::arrayMayBeDestination(const Expr *A, unsigned Depth) {
       A = ASE->getBase();
     } else {
       const VarDecl *Root = referencedVar(A);
+      if (Root && Root->getType()->isReferenceType())
+        return referenceMayReadDestination(Root, Depth + 1);
       return !Root || (Buffers.contains(Root) && Depth > 0);
     }
   }
@@ -325,7 +388,12 @@ bool RegionChecker::cannotHoldDestination(const Expr *Pointer) const {
   QualType T = Pointer->getType();
   if (!T->isPointerType())
     return false;
-  QualType Read = T->getPointeeType().getCanonicalType().getUnqualifiedType();
+  return cannotHoldDestination(
+      T->getPointeeType().getCanonicalType().getUnqualifiedType());
+}
+
+/// The same for an object of type \p Read (canonical, unqualified).
+bool RegionChecker::cannotHoldDestination(QualType Read) const {
   auto Scalar = [](QualType Q) {
     return Q->isBuiltinType() && !Q->isCharType() && !Q->isVoidType() &&
            !Q->isDependentType();

@@ -52,7 +52,11 @@ private:
   void visitAddress(const clang::Expr *E, bool AddressOfAtomic);
   bool mayReadDestination(const clang::Expr *P, unsigned Depth = 0);
   bool arrayMayBeDestination(const clang::Expr *A, unsigned Depth);
+  bool readsDisjointMember(const clang::MemberExpr *ME) const;
+  bool referenceMayReadDestination(const clang::ValueDecl *D, unsigned Depth);
+  bool designatesDestination(const clang::Expr *E, unsigned Depth);
   bool cannotHoldDestination(const clang::Expr *Pointer) const;
+  bool cannotHoldDestination(clang::QualType Read) const;
   bool isKernelValue(const clang::VarDecl *V) const;
   static bool isTrivialAssignment(const clang::CXXOperatorCallExpr *Op);
   static bool isUnaliased(clang::QualType T);

@@ -96,8 +96,10 @@ __global__ void twoGroups(float *ga, float *gb, float *gc, const int *ids,
 // CHECK-DAG: group twoGroups#0: batched (serial; not butterfly: DW0029 several-groups)
 // CHECK-DAG: group twoGroups#1: batched (butterfly) key=ids[i]
 
-__global__ void noHoist(float *ga, float *gb, float *out, const float *x,
-                        int n) {
+// (x is __restrict__: a reference to an element of a buffer that may be a
+// destination would keep the group as written, DW0047.)
+__global__ void noHoist(float *ga, float *gb, float *out,
+                        const float *__restrict__ x, int n) {
   for (int i = 0; i < n; i++) {
     if (x[i] > threadIdx.x)
       continue;

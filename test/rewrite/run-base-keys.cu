@@ -96,6 +96,39 @@ __device__ void drawMarked(const CamInfo &cam, float *grad_col,
   }
 }
 
+// The count a reference to an integer: the same. Through a pointer
+// parameter, the count is a read the loop makes at each test and is not
+// taken as unchanged: the loop is not versioned.
+// CHECK: group drawThroughPointer#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+// CHECK: group drawCountRef#0: batched (serial; not butterfly: DW0058 versioned-loop) key=grad_col + c
+__device__ void drawThroughPointer(const CamInfo *cam, float *grad_col,
+                                   float w) {
+  for (unsigned c = 0; c < cam->n_channels; ++c)
+    ATOMICADD(grad_col + c, w);
+}
+__device__ void drawCountRef(const int &n, float *grad_col, float w) {
+  for (int c = 0; c < n; ++c)
+    ATOMICADD(grad_col + c, w);
+}
+
+// A pointer the loop moves reads a different count at each test.
+// CHECK: group drawMovingCamera#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+__device__ void drawMovingCamera(const CamInfo *cam, float *grad_col,
+                                 float w) {
+  for (unsigned c = 0; c < cam->n_channels; ++c) {
+    ATOMICADD(grad_col + c, w);
+    ++cam;
+  }
+}
+
+// A character count may be a byte of a float the loop adds to.
+// CHECK: group drawByteCount#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+__device__ void drawByteCount(const unsigned char &n, float *grad_col,
+                              float w) {
+  for (int c = 0; c < n; ++c)
+    ATOMICADD(grad_col + c, w);
+}
+
 // Integer adds may be the count itself: not versioned either.
 // CHECK: group drawCounts#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=hits + c
 __device__ void drawCounts(const CamInfo &cam, unsigned *hits) {

@@ -10,7 +10,8 @@ int counter reusing its primitive's key match; j10, j11: a texel's channels
 in a loop of run-time trip count, versioned, and the same loop reading back
 its own adds, which must run as written; j12, j13: a uniform-key loop run
 in strips; j14: a primitive's run of channels through a helper's pointer,
-versioned; j15: the same with the count a member of a reference parameter).
+versioned; j15: the same with the count read through a reference
+parameter).
 Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
@@ -423,15 +424,25 @@ CASES = [
       "  addRow(ga, prim, nc, 0.5f, v);",
       "  addRow(gb, prim, 2 * nc, 0.25f, v);"]),
     # j15: Pulsar's draw(): the channel count a member of a reference
-    # parameter, the row a per-lane pointer the caller offsets; the loop
-    # stores nothing but its float adds, so the count is read once and the
-    # loop versioned (3 channels) or run as written (5).
+    # parameter (or a reference to an int), the row a per-lane pointer the
+    # caller offsets; the loop stores nothing but its float adds, so the
+    # count is read once and the loop versioned (3 channels) or run as
+    # written (5). drawRowAt reads a float through a pointer parameter in
+    # the loop: left as written (DW0047).
     ("j15", ["devfn-ptr", "key-lane", "channel"],
      ["struct DtCam {\n  float focal;\n  unsigned nc;\n};\n"
       "__device__ void drawRow(const DtCam &cam, float *grad_col,\n"
       "                        const float *gp, float w) {\n"
       "  for (unsigned c = 0; c < cam.nc; ++c)\n"
-      "    atomicAdd(grad_col + c, gp[c] * w);\n}"],
+      "    atomicAdd(grad_col + c, gp[c] * w);\n}\n"
+      "__device__ void drawRowAt(const DtCam *cam, float *grad_col,\n"
+      "                          const float *gp) {\n"
+      "  for (unsigned c = 0; c < cam->nc; ++c)\n"
+      "    atomicAdd(grad_col + c, gp[c] * cam->focal);\n}\n"
+      "__device__ void drawRowRef(const int &nc, float *grad_col,\n"
+      "                           const float *gp) {\n"
+      "  for (int c = 0; c < nc; ++c)\n"
+      "    atomicAdd(grad_col + c, 0.125f * gp[c]);\n}"],
      [("float *ga", "atomic", "float", "DT_KEYS * 3"),
       ("float *gb", "atomic", "float", "DT_KEYS * 5"),
       ("const int *prim_of_pixel", "in", "a.in.ids"), X,
@@ -439,8 +450,11 @@ CASES = [
      ["  const int prim = prim_of_pixel[tid % DT_IDS] % DT_KEYS;",
       "  DtCam cam{1.f, (unsigned)nc};",
       "  drawRow(cam, ga + prim * nc, x + tid * DT_TRIPS, 0.5f);",
+      "  drawRowAt(&cam, ga + prim * nc, x + tid * DT_TRIPS + 1);",
+      "  drawRowRef(nc, ga + prim * nc, x + tid * DT_TRIPS + 2);",
       "  cam.nc = (unsigned)(nc + 2);",
-      "  drawRow(cam, gb + prim * (nc + 2), x + tid * DT_TRIPS, 0.25f);"]),
+      "  drawRow(cam, gb + prim * (nc + 2), x + tid * DT_TRIPS, 0.25f);",
+      "  drawRowAt(&cam, gb + prim * (nc + 2), x + tid * DT_TRIPS + 1);"]),
     # d6: a user's own atomicAdd wrapper (it counts its calls).
     # (The wrapper is the generator's: Kernel.user_wrapper.)
     ("d6", ["user-atomic", "key-uniform"], [],
