@@ -6,6 +6,7 @@
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
+#include "Find/AtomicSites.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -96,9 +97,10 @@ bool isLocalStorage(const Expr *E) {
   return false;
 }
 
-/// `atomicAdd(p, v)` with `p` a pointer to a floating-point type.
-bool isFloatingAtomicAdd(const CallExpr *Call) {
-  if (calleeName(Call) != "atomicAdd" || Call->getNumArgs() != 2)
+/// CUDA's `atomicAdd(p, v)` with `p` a pointer to a floating-point type (a
+/// user's function of that name may store anything).
+bool isFloatingAtomicAdd(const CallExpr *Call, const SourceManager &SM) {
+  if (!isDeviceAtomicAdd(Call, SM) || Call->getNumArgs() != 2)
     return false;
   const auto *Pointer = Call->getArg(0)->getType()->getAs<PointerType>();
   return Pointer && Pointer->getPointeeType()->isRealFloatingType();
@@ -108,7 +110,7 @@ bool isFloatingAtomicAdd(const CallExpr *Call) {
 /// function's local storage: it assigns only local storage and calls only
 /// pure functions and floating-point atomicAdd (a float store cannot change
 /// an integer object).
-bool storesOnlyLocalsAndFloats(const Stmt *S) {
+bool storesOnlyLocalsAndFloats(const Stmt *S, const SourceManager &SM) {
   if (!S)
     return true;
   if (hasOpaqueEffects(S))
@@ -121,32 +123,32 @@ bool storesOnlyLocalsAndFloats(const Stmt *S) {
     return false;
   if (const auto *Call = dyn_cast<CallExpr>(S);
       Call && !isPureCallee(Call->getDirectCallee()) &&
-      !isFloatingAtomicAdd(Call))
+      !isFloatingAtomicAdd(Call, SM))
     return false;
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S);
       Construct && !Construct->getConstructor()->isTrivial() &&
       !isPureCallee(Construct->getConstructor()))
     return false;
-  return llvm::all_of(S->children(), [](const Stmt *Child) {
-    return storesOnlyLocalsAndFloats(Child);
+  return llvm::all_of(S->children(), [&](const Stmt *Child) {
+    return storesOnlyLocalsAndFloats(Child, SM);
   });
 }
 
-/// The reference parameter through which \p Bound loads, `r` or `r.a.m`;
-/// null for any other form. No field is a reference, and none is a union's
-/// (whose members share storage across types).
-const ParmVarDecl *loadedParameter(const Expr *Bound) {
+/// Whether \p Bound loads through a reference parameter, `r` or `r.a.m`.
+/// No field is a reference, and none is a union's (whose members share
+/// storage across types).
+bool readsThroughReferenceParameter(const Expr *Bound) {
   const Expr *E = Bound->IgnoreParenImpCasts();
   while (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (ME->isArrow() || !Field || Field->getType()->isReferenceType() ||
         Field->getParent()->isUnion())
-      return nullptr;
+      return false;
     E = ME->getBase()->IgnoreParenImpCasts();
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  return P && P->getType()->isReferenceType() ? P : nullptr;
+  return P && P->getType()->isReferenceType();
 }
 
 /// A bound loaded through a reference parameter (Pulsar's colour loop,
@@ -154,12 +156,13 @@ const ParmVarDecl *loadedParameter(const Expr *Bound) {
 /// makes the load as the loop starts anyway, and \p F cannot change what it
 /// reads when its body stores nothing but local variables and
 /// floating-point atomic adds.
-bool isInvariantLoad(const Expr *Bound, const ForStmt *F) {
+bool isInvariantLoad(const Expr *Bound, const ForStmt *F,
+                     const SourceManager &SM) {
   // A character may be a byte of a float the loop adds to.
   if (Bound->IgnoreParenImpCasts()->getType()->isAnyCharacterType())
     return false;
-  const ParmVarDecl *P = loadedParameter(Bound);
-  return P && storesOnlyLocalsAndFloats(F->getBody());
+  return readsThroughReferenceParameter(Bound) &&
+         storesOnlyLocalsAndFloats(F->getBody(), SM);
 }
 
 void flattenAdds(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
@@ -247,7 +250,7 @@ bool isVersionableLoop(const ForStmt *F, const Stmt *Parent, ASTContext &Ctx) {
     return false;
   if (Bound->isTypeDependent() || !Bound->getType()->isIntegerType() ||
       isCompileTimeConstant(Bound, Ctx) ||
-      !(isComputable(Bound, F) || isInvariantLoad(Bound, F)))
+      !(isComputable(Bound, F) || isInvariantLoad(Bound, F, SM)))
     return false;
   const Stmt *Body = F->getBody();
   return !findWrite(Body, V, /*Through=*/true) && !firstLoopExit(Body) &&

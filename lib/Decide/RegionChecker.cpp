@@ -314,8 +314,7 @@ bool RegionChecker::readsDisjointMember(const MemberExpr *ME) const {
       dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
   return !ME->isArrow() && Root &&
          Root->getDecl()->getType()->isReferenceType() &&
-         cannotHoldDestination(
-             ME->getType().getCanonicalType().getUnqualifiedType());
+         cannotHoldDestination(ME->getType());
 }
 
 /// Whether \p D, when it is a reference (or a structured binding of one),
@@ -328,20 +327,20 @@ bool RegionChecker::referenceMayReadDestination(const ValueDecl *D,
   const auto *V = dyn_cast_or_null<VarDecl>(D);
   if (!V || !V->getType()->isReferenceType())
     return false;
-  QualType Named = V->getType().getNonReferenceType();
-  if (cannotHoldDestination(Named.getCanonicalType().getUnqualifiedType()))
+  if (cannotHoldDestination(V->getType().getNonReferenceType()))
     return false;
   if (Depth > 8 || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit())
     return true;
   return designatesDestination(V->getInit(), Depth + 1);
 }
 
-/// Whether the object that lvalue \p E designates may be (part of) a
-/// destination: a local's own storage is not; a temporary is not; memory
+/// Whether the object that \p E designates may be (part of) a destination:
+/// a local's own storage is not; a temporary (what is left of a reference's
+/// initialiser that is no lvalue, past its materialisation) is not; memory
 /// behind a pointer is decided as mayReadDestination decides it.
 bool RegionChecker::designatesDestination(const Expr *E, unsigned Depth) {
   E = E->IgnoreParenImpCasts();
-  if (isa<MaterializeTemporaryExpr>(E) || !E->isGLValue())
+  if (!E->isGLValue())
     return false;
   if (const Expr *Pointer = loadedPointer(E))
     return !cannotHoldDestination(Pointer) &&
@@ -388,12 +387,12 @@ bool RegionChecker::cannotHoldDestination(const Expr *Pointer) const {
   QualType T = Pointer->getType();
   if (!T->isPointerType())
     return false;
-  return cannotHoldDestination(
-      T->getPointeeType().getCanonicalType().getUnqualifiedType());
+  return cannotHoldDestination(T->getPointeeType());
 }
 
-/// The same for an object of type \p Read (canonical, unqualified).
-bool RegionChecker::cannotHoldDestination(QualType Read) const {
+/// The same for an object of type \p Object.
+bool RegionChecker::cannotHoldDestination(QualType Object) const {
+  const QualType Read = Object.getCanonicalType().getUnqualifiedType();
   auto Scalar = [](QualType Q) {
     return Q->isBuiltinType() && !Q->isCharType() && !Q->isVoidType() &&
            !Q->isDependentType();

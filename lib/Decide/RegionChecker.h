@@ -56,7 +56,7 @@ private:
   bool referenceMayReadDestination(const clang::ValueDecl *D, unsigned Depth);
   bool designatesDestination(const clang::Expr *E, unsigned Depth);
   bool cannotHoldDestination(const clang::Expr *Pointer) const;
-  bool cannotHoldDestination(clang::QualType Read) const;
+  bool cannotHoldDestination(clang::QualType Object) const;
   bool isKernelValue(const clang::VarDecl *V) const;
   static bool isTrivialAssignment(const clang::CXXOperatorCallExpr *Op);
   static bool isUnaliased(clang::QualType T);

@@ -280,6 +280,10 @@ private:
 
 } // namespace
 
+bool isDeviceAtomicAdd(const CallExpr *Call, const SourceManager &SM) {
+  return atomicKind(Call, SM).value_or(false);
+}
+
 std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx, HeaderPolicy Policy) {
   std::vector<AtomicSite> Sites;
   SiteFinder Finder(Ctx, Sites, Policy);

@@ -112,6 +112,11 @@ struct AtomicSite {
   Verdict Why;
 };
 
+/// True when \p Call is a device-scope add of CUDA's own (or PyTorch's
+/// gpuAtomicAdd), not a user's function of the same name.
+bool isDeviceAtomicAdd(const clang::CallExpr *Call,
+                       const clang::SourceManager &SM);
+
 /// True when \p A is the `do { } while (0)` wrapper of the macro invocation
 /// that holds \p S, or that wrapper's body: a plain block for every analysis.
 bool isInvocationWrapper(const AtomicSite &S, const clang::Stmt *A);

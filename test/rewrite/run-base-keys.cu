@@ -129,6 +129,24 @@ __device__ void drawByteCount(const unsigned char &n, float *grad_col,
     ATOMICADD(grad_col + c, w);
 }
 
+// A user's function named atomicAdd may store anything, here the count
+// (it counts its calls): not versioned.
+namespace dbg {
+__device__ unsigned calls;
+__device__ float atomicAdd(float *p, float v) {
+  ++calls;
+  return ::atomicAdd(p, v);
+}
+} // namespace dbg
+// CHECK: group drawCountedCalls#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=grad_col + c
+__device__ void drawCountedCalls(const unsigned &n, float *grad_col,
+                                 float w) {
+  for (unsigned c = 0; c < n; ++c) {
+    ATOMICADD(grad_col + c, w);
+    dbg::atomicAdd(grad_col, 0.f);
+  }
+}
+
 // Integer adds may be the count itself: not versioned either.
 // CHECK: group drawCounts#0: batched (serial; not butterfly: DW0025 trip-count-varies; starts plain: DW0051 element-key-varies) key=hits + c
 __device__ void drawCounts(const CamInfo &cam, unsigned *hits) {
