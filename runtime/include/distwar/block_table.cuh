@@ -92,26 +92,18 @@ __device__ __forceinline__ void addFromLane(T (&v)[N], unsigned mask,
 
 /// Sums each array in `v` over each key group (`peers`, from match-any over
 /// `mask`) into the group's lowest lane: a shift-down tree in which rank r
-/// adds rank r + offset. One shuffle per step (PeerWalk) finds the source
-/// for every array. Every
-/// lane of `mask` runs the same steps; the loop ends when no group has a lane
-/// left to add (at once when every group is one lane).
+/// adds rank r + offset (forEachTreeStep), one source for every array. The
+/// steps end when no group has a lane left to add (at once when every group
+/// is one lane).
 template <typename... Arrays>
 __device__ __forceinline__ void sumToLeader(unsigned mask, unsigned peers,
                                             Arrays &...v) {
   const int groupSize = popCount(peers);
   const int rank = popCount(peers & laneMaskLt());
-  PeerWalk source(peers);
-#pragma unroll
-  for (int offset = 1; offset < kWarpSize; offset <<= 1) {
-    if (!__any_sync(mask, offset < groupSize))
-      break;
-    if (offset > 1)
-      source.advance(mask);
+  forEachTreeStep(mask, peers, groupSize, [&](int offset, int source) {
     // The walk wraps around the group; past its last rank nothing is taken.
-    const bool take = rank + offset < groupSize;
-    (addFromLane(v, mask, source.lane(), take), ...);
-  }
+    (addFromLane(v, mask, source, rank + offset < groupSize), ...);
+  });
 }
 
 } // namespace detail

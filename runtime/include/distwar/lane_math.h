@@ -2,8 +2,8 @@
 //
 // Pure integer helpers shared by the device reductions and by a CPU test that
 // checks them exhaustively. They compile as plain C++ (no CUDA needed); the
-// two that read a lane's special registers and PeerWalk, which shuffles,
-// exist only under nvcc.
+// two that read a lane's special registers and the tree steps (PeerWalk,
+// forEachTreeStep), which shuffle and vote, exist only under nvcc.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_LANE_MATH_H
@@ -97,6 +97,26 @@ public:
 private:
   int Lane;
 };
+
+/// The steps of a shift-down tree over each key group (`peers`, from
+/// match-any over `mask`, of `groupSize` lanes): `step(offset, source)` for
+/// offset = 1, 2, 4, ... while some group has a rank that far on, with
+/// `source` the lane of rank (rank + offset) mod groupSize of this lane's
+/// group. Every lane of `mask` runs the same steps.
+template <typename Step>
+__device__ __forceinline__ void forEachTreeStep(unsigned mask, unsigned peers,
+                                                int groupSize,
+                                                const Step &step) {
+  PeerWalk source(peers);
+#pragma unroll
+  for (int offset = 1; offset < kWarpSize; offset <<= 1) {
+    if (!__any_sync(mask, offset < groupSize))
+      break;
+    if (offset > 1)
+      source.advance(mask);
+    step(offset, source.lane());
+  }
+}
 #endif
 
 // Reduce-scatter layout. Step j (j = 0..4) pairs lanes across bit (4 - j),

@@ -577,9 +577,8 @@ __device__ __forceinline__ void reduceFullWarp(const B &b, T (&v)[N],
 /// Group ranks follow lane order. For field i, the lane of rank r acts as
 /// virtual rank (r - i) mod g (leader strategies: r) in a shift-down tree, so
 /// the sum of field i lands on rank i mod g (leader strategies: rank 0). The
-/// source of every field is the same lane, rank (r + offset) mod g, so one
-/// shuffle per step (PeerWalk) finds it for all fields. Every lane in `mask`
-/// runs the same number of steps.
+/// source of every field is the same lane, rank (r + offset) mod g
+/// (forEachTreeStep).
 template <typename S, typename B, typename A, typename T, int N>
 __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
                                                 const A &addr, unsigned mask,
@@ -594,22 +593,16 @@ __device__ __forceinline__ void reduceSegmented(const B &b, T (&v)[N],
     virtualRank[i] =
         virtualRank[i - 1] == 0 ? groupSize - 1 : virtualRank[i - 1] - 1;
 
-  PeerWalk source(peers);
-#pragma unroll
-  for (int offset = 1; offset < kWarpSize; offset <<= 1) {
-    if (!__any_sync(mask, offset < groupSize))
-      break;
-    // Rank (rank + offset) mod groupSize; a field is taken only where the
-    // tree's rank for it has a rank that far on in the group.
-    if (offset > 1)
-      source.advance(mask);
+  forEachTreeStep(mask, peers, groupSize, [&](int offset, int source) {
+  // A field is taken only where the tree's rank for it has a rank that
+  // far on in the group.
 #pragma unroll
     for (int i = 0; i < N; ++i) {
-      const T x = __shfl_sync(mask, v[i], source.lane());
+      const T x = __shfl_sync(mask, v[i], source);
       const bool take = (kRotate ? virtualRank[i] : rank) + offset < groupSize;
       v[i] += take ? x : T(0);
     }
-  }
+  });
   if constexpr (kRotate) {
     issueStrided(b, rank, groupSize, addr, v);
   } else {
