@@ -54,7 +54,36 @@ struct Consecutive {
   static constexpr int kEnd = 0;
 };
 
+/// Marks slots [Begin, End) of a batch as adjacent floats in memory: field
+/// k + 1 is the float right after field k in every lane that sets them (the
+/// members of a struct element, `&g[i].cam_pos.x` to `&g[i].axis_z.z`), and
+/// field Begin lies Phase floats past a 16-byte boundary when the buffer is
+/// 16-byte aligned (the element's size is a multiple of 16). The reductions
+/// add each 16-byte block of such fields with one of sm_90's float4 atomics
+/// (reduce.cuh, issueAdjacent). Like Consecutive, the mark is an
+/// opportunity: each vector is checked at run time (its fields set, their
+/// addresses adjacent, aligned and in global memory), and fields that fail
+/// the check are added one by one. It holds no slots.
+template <int Begin, int End, int Phase = 0> struct Adjacent {
+  static_assert(0 <= Begin && Begin < End, "Adjacent<Begin, End>: a range");
+  static_assert(0 <= Phase && Phase < 4,
+                "Adjacent<Begin, End, Phase>: Phase floats past 16 bytes");
+  static constexpr int kBegin = 0;
+  static constexpr int kEnd = 0;
+};
+
 namespace detail {
+template <typename R> struct IsAdjacentRun : std::false_type {
+  static constexpr int kRunBegin = -1;
+  static constexpr int kRunEnd = 0;
+  static constexpr int kRunPhase = 0;
+};
+template <int B, int E, int P>
+struct IsAdjacentRun<Adjacent<B, E, P>> : std::true_type {
+  static constexpr int kRunBegin = B;
+  static constexpr int kRunEnd = E;
+  static constexpr int kRunPhase = P;
+};
 template <typename R> struct IsAlwaysSetRange : std::false_type {};
 template <int B, int E>
 struct IsAlwaysSetRange<AlwaysSet<B, E>> : std::true_type {};
@@ -125,10 +154,11 @@ template <typename T, int N, typename... Always> struct Fields {
                 "unsigned long long (the types atomicAdd accepts)");
   static_assert(((detail::IsAlwaysSetRange<Always>::value ||
                   detail::IsLaneSetRange<Always>::value ||
+                  detail::IsAdjacentRun<Always>::value ||
                   std::is_same<Always, Consecutive>::value) &&
                  ...),
                 "the extra arguments of a batch are AlwaysSet<Begin, End>, "
-                "LaneSet<Begin, End> and Consecutive");
+                "LaneSet<Begin, End>, Adjacent<Begin, End> and Consecutive");
   static_assert(((Always::kEnd <= N) && ...),
                 "an AlwaysSet range ends past the batch's last slot");
 
@@ -143,6 +173,26 @@ template <typename T, int N, typename... Always> struct Fields {
   /// Presence bits; one word even when no slot is kept (N == 0), so that the
   /// array is never empty, and that word reads as "nothing set".
   unsigned present[kWords > 0 ? kWords : 1];
+
+  /// The end of the Adjacent run that begins at \p slot (at most kSize), or
+  /// 0 where none does.
+  static constexpr __host__ __device__ int adjacentEnd(int slot) {
+    int end = 0;
+    ((end = detail::IsAdjacentRun<Always>::kRunBegin == slot
+                ? detail::IsAdjacentRun<Always>::kRunEnd
+                : end),
+     ...);
+    return end < kSize ? end : kSize;
+  }
+  /// The phase of the Adjacent run that begins at \p slot (0 where none does).
+  static constexpr __host__ __device__ int adjacentPhase(int slot) {
+    int phase = 0;
+    ((phase = detail::IsAdjacentRun<Always>::kRunBegin == slot
+                  ? detail::IsAdjacentRun<Always>::kRunPhase
+                  : phase),
+     ...);
+    return phase;
+  }
 
   /// Whether slot i is set whenever the key is (no run-time presence).
   static constexpr __host__ __device__ bool alwaysSet(int slot) {

@@ -35,6 +35,7 @@
 #include "distwar/lane_math.h"
 #include "distwar/threshold.cuh"
 #include "distwar/threshold_values.h"
+#include "distwar/vector_plan.h"
 
 #include <type_traits>
 #include <utility>
@@ -278,14 +279,96 @@ __device__ __forceinline__ void issueField(const B &b, int k, T *a, T v) {
     atomicAdd(a, v);
 }
 
+/// Adds fields [first, first + 4) of this lane's batch with one float4
+/// atomic where they allow it: all set, at adjacent addresses, the first
+/// 16-byte aligned and in global memory (sm_90's vector atomics take nothing
+/// else). Returns whether it added them. Only sm_90 code calls it
+/// (issueAdjacent).
+template <typename B, typename A, int N>
+__device__ __forceinline__ bool addFloat4(const B &b, const A &addr,
+                                          const float (&val)[N], int first) {
+  bool fits = first + 4 <= N;
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    fits = fits && b.has(first + k);
+  if (!fits)
+    return false;
+  float *const a = addr(first);
+#pragma unroll
+  for (int k = 1; k < 4; ++k)
+    fits = fits && addr(first + k) == a + k;
+  if (!fits || a == nullptr ||
+      reinterpret_cast<unsigned long long>(a) % sizeof(float4) != 0 ||
+      !__isGlobal(a))
+    return false;
+  atomicAdd(
+      reinterpret_cast<float4 *>(a),
+      make_float4(val[first], val[first + 1], val[first + 2], val[first + 3]));
+  return true;
+}
+
+/// The Adjacent run [Begin, End) of a float batch: each piece of four of
+/// the plan of its Phase (vector_plan.h) as one float4 atomic where it can
+/// be, marked in `done`; the rest is left to the caller's single atomics.
+/// The rewriter marks runs in elements whose size is a multiple of 16, so
+/// the phase holds wherever the buffer is 16-byte aligned (and each vector
+/// checks its own alignment where it is not).
+template <int Begin, int End, int Phase, typename B, typename A, int N>
+__device__ __forceinline__ void addRun(const B &b, const A &addr,
+                                       const float (&val)[N], bool (&done)[N]) {
+  if constexpr (End > Begin + 1) {
+    constexpr VectorPlan<End - Begin> kPlan = vectorPlan<End - Begin>(Phase);
+#pragma unroll
+    for (int p = 0; p < kPlan.count; ++p) {
+      const int first = Begin + kPlan.piece[p].begin;
+      if (kPlan.piece[p].width == 4) {
+        const bool added = addFloat4(b, addr, val, first);
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          done[first + k] = added;
+      }
+    }
+  } else {
+    (void)b, (void)addr, (void)val, (void)done;
+  }
+}
+
+template <typename B, typename A, int N, int... I>
+__device__ __forceinline__ void addRuns(const B &b, const A &addr,
+                                        const float (&val)[N], bool (&done)[N],
+                                        std::integer_sequence<int, I...>) {
+  (addRun<I, B::adjacentEnd(I), B::adjacentPhase(I)>(b, addr, val, done), ...);
+}
+
+/// Adds the batch's Adjacent runs as vector atomics where it can (sm_90,
+/// float batches); `done` says which fields that added.
+template <typename B, typename A, typename T, int N>
+__device__ __forceinline__ void
+issueAdjacent(const B &b, const A &addr, const T (&val)[N], bool (&done)[N]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (std::is_same<T, float>::value)
+    addRuns(b, addr, val, done, std::make_integer_sequence<int, N>());
+  else
+    (void)b, (void)addr, (void)val, (void)done;
+#else
+  (void)b, (void)addr, (void)val, (void)done;
+#endif
+}
+
 /// Sums `val` (combined from the lanes of one key) at this lane's addresses,
-/// skipping the slots `b` (this lane's batch) did not set.
+/// skipping the slots `b` (this lane's batch) did not set: Adjacent runs as
+/// vectors where they can be, every other field on its own.
 template <typename B, typename A, typename T, int N>
 __device__ __forceinline__ void plainAtomics(const B &b, const A &addr,
                                              const T (&val)[N]) {
+  bool done[N];
 #pragma unroll
   for (int i = 0; i < N; ++i)
-    if (b.has(i))
+    done[i] = false;
+  issueAdjacent(b, addr, val, done);
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (!done[i] && b.has(i))
       issueField(b, i, addr(i), val[i]);
 }
 

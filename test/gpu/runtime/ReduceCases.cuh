@@ -38,7 +38,8 @@ constexpr int kKeys = kWarps * 32;
 /// The batch under test: values only (Deferred: Fields, addresses rebuilt by
 /// addrOf, as the rewriter emits it) or values and addresses (Batch); every
 /// slot tracked, or (Always) every slot but the last always set, or (Lane)
-/// slot 0 always set and the others LaneSet; marked Consecutive or not.
+/// slot 0 always set and the others LaneSet; marked Consecutive, or with
+/// an Adjacent run (AdjacentRun: slots [1, N) from N = 5, else all), or not.
 template <template <typename, int, typename...> class Form, typename T, int N,
           typename Mark>
 struct Marked {
@@ -58,19 +59,26 @@ using WithRanges = std::conditional_t<
                        typename Marked<Form, T, N, Mark>::template Type<
                            distwar::AlwaysSet<0, N - 1>>,
                        typename Marked<Form, T, N, Mark>::template Type<>>>;
+template <int N> using AdjacentRun = distwar::Adjacent<N >= 5 ? 1 : 0, N>;
+template <int N, bool Consecutive, bool Adjacent>
+using MarkOf = std::conditional_t<
+    Consecutive, distwar::Consecutive,
+    std::conditional_t<Adjacent && N >= 2, AdjacentRun<N>, void>>;
 template <typename T, int N, bool Deferred, bool Always, bool Lane,
-          bool Consecutive>
-using BatchUnderTest = std::conditional_t<
-    Deferred,
-    WithRanges<distwar::Fields, T, N, Always, Lane,
-               std::conditional_t<Consecutive, distwar::Consecutive, void>>,
-    WithRanges<distwar::Batch, T, N, Always, Lane,
-               std::conditional_t<Consecutive, distwar::Consecutive, void>>>;
+          bool Consecutive, bool Adjacent = false>
+using BatchUnderTest =
+    std::conditional_t<Deferred,
+                       WithRanges<distwar::Fields, T, N, Always, Lane,
+                                  MarkOf<N, Consecutive, Adjacent>>,
+                       WithRanges<distwar::Batch, T, N, Always, Lane,
+                                  MarkOf<N, Consecutive, Adjacent>>>;
 
 /// Where field k of a key lies among the key's N elements. In a Consecutive
-/// batch, odd keys have their fields in reverse order: those lanes' addresses
-/// do not follow each other, so the reductions must issue them field by
-/// field beside the lanes they coalesce.
+/// batch or one with an Adjacent run, odd keys have their fields in reverse
+/// order: those lanes' addresses do not follow each other, so the reductions
+/// must issue them field by field beside the lanes they coalesce. (Keys'
+/// elements start 4N bytes apart, so the even keys' runs start at every
+/// alignment a vector atomic may or may not take.)
 __host__ __device__ inline int elementOf(int key, int k, int n,
                                          bool consecutive) {
   return consecutive && (key & 1) ? n - 1 - k : k;
@@ -177,7 +185,7 @@ __device__ __forceinline__ void reduceOne(const B &b, bool active, Key key,
 }
 
 template <Variant V, typename S, typename T, int N, bool Deferred, bool Always,
-          bool Lane, bool Consecutive>
+          bool Lane, bool Consecutive, bool Adjacent>
 __global__ void reduceKernel(T *out, const T *vals, const int *keys,
                              const unsigned char *flags, int n, int threshold,
                              unsigned nullFields, unsigned absentFields) {
@@ -189,9 +197,9 @@ __global__ void reduceKernel(T *out, const T *vals, const int *keys,
     return;
   const bool active = f & kActive;
   const int key = keys[i];
-  BatchUnderTest<T, N, Deferred, Always, Lane, Consecutive> b;
+  BatchUnderTest<T, N, Deferred, Always, Lane, Consecutive, Adjacent> b;
   auto element = [&](int k) {
-    return &out[key * N + elementOf(key, k, N, Consecutive)];
+    return &out[key * N + elementOf(key, k, N, Consecutive || Adjacent)];
   };
   if (active) {
 #pragma unroll
@@ -308,7 +316,8 @@ struct Options {
 };
 
 template <Variant V, typename S, typename T, int N, bool Deferred = false,
-          bool Always = false, bool Lane = false, bool Consecutive = false>
+          bool Always = false, bool Lane = false, bool Consecutive = false,
+          bool Adjacent = false>
 void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
   const int thresholds[] = {0, 1, 16, 32, 33};
   T *dOut, *dVals;
@@ -362,8 +371,9 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           (Deferred ? " (deferred addresses)" : "") +
           (Always ? " (AlwaysSet<0, N - 1>)" : "") +
           (Lane ? " (LaneSet<1, N>)" : "") +
-          (Consecutive ? " (Consecutive)" : "");
-      reduceKernel<V, S, T, N, Deferred, Always, Lane, Consecutive>
+          (Consecutive ? " (Consecutive)" : "") +
+          (Adjacent ? " (Adjacent run)" : "");
+      reduceKernel<V, S, T, N, Deferred, Always, Lane, Consecutive, Adjacent>
           <<<kThreads / kBlock, kBlock>>>(dOut, dVals, dKeys, dFlags, in.n, t,
                                           nullFields, absentFields);
       gpucheck::require(cudaGetLastError(), what.c_str());
@@ -393,8 +403,9 @@ void runCase(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
           if ((((nullFields | absentFields) >> k) & 1u) ||
               (Lane && k > 0 && !laneSets(i, k)))
             continue;
-          const size_t slot = static_cast<size_t>(in.keys[i]) * N +
-                              elementOf(in.keys[i], k, N, Consecutive);
+          const size_t slot =
+              static_cast<size_t>(in.keys[i]) * N +
+              elementOf(in.keys[i], k, N, Consecutive || Adjacent);
           refInt[slot] += vals[i * N + k];
           refSum[slot] += static_cast<double>(vals[i * N + k]);
           magnitude[slot] += std::fabs(static_cast<double>(vals[i * N + k]));
@@ -525,6 +536,27 @@ void runSize(gpucheck::Tally &tally, std::mt19937 &rng, const Options &opt) {
         tally, rng, opt);
     runCase<Variant::kTogether, strategy::ScatterLeader, T, N, true, false,
             true>(tally, rng, opt);
+    // Adjacent runs (members of a struct element): vector atomics where a
+    // run's fields are set, adjacent and aligned (sm_90, floats), field by
+    // field elsewhere (odd keys reversed, null and absent slots).
+    runCase<Variant::kPlain, strategy::Leader, T, N, false, true, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kSerial, strategy::ScatterLeader, T, N, true, false, false,
+            false, true>(tally, rng, opt);
+    runCase<Variant::kSerial, strategy::Leader, T, N, false, true, false, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kSerial, strategy::TreeLaneK, T, N, true, false, true,
+            false, true>(tally, rng, opt);
+    runCase<Variant::kKept, strategy::ScatterLeader, T, N, false, true, false,
+            false, true>(tally, rng, opt);
+    runCase<Variant::kButterfly, strategy::ScatterLeader, T, N, true, true,
+            false, false, true>(tally, rng, opt);
+    runCase<Variant::kButterfly, strategy::ScatterLaneK, T, N, false, false,
+            false, false, true>(tally, rng, opt);
+    runCase<Variant::kUniform, strategy::Leader, T, N, true, false, true, false,
+            true>(tally, rng, opt);
+    runCase<Variant::kTogether, strategy::ScatterLeader, T, N, true, true,
+            false, false, true>(tally, rng, opt);
   }
 }
 
