@@ -3,6 +3,7 @@
 #include "Emit/BatchType.h"
 #include "Analysis/LoopExits.h"
 #include "Decide/GroupSafety.h"
+#include "Emit/AdjacentRuns.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <cassert>
@@ -69,6 +70,10 @@ std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   if (Slots.size() == 1 && Slots.front().Offset == "0" &&
       versionedLoopOf(Sites, G))
     Type += ", ::distwar::Consecutive";
+  for (const AdjacentRun &R : adjacentRuns(Ctx, Sites, G, Slots))
+    Type += ", ::distwar::Adjacent<" + templateArgument(R.Begin) + ", " +
+            templateArgument(R.End) +
+            (R.Phase ? ", " + std::to_string(R.Phase) : std::string()) + ">";
   return Type + ">";
 }
 

@@ -19,7 +19,9 @@ namespace distwar {
 /// (GENERATED_CODE.md, section 2); and an `::distwar::LaneSet<B, E>` per run
 /// of slots under the group's lane-dependent ifs; and `::distwar::Consecutive`
 /// for the one site of a versioned channel loop, whose slots are a key's
-/// consecutive channels (GENERATED_CODE.md, section 11).
+/// consecutive channels (GENERATED_CODE.md, section 11); and an
+/// `::distwar::Adjacent<B, E, Phase>` per run of slots at adjacent floats of
+/// one struct element (AdjacentRuns.h).
 std::string batchType(clang::ASTContext &Ctx,
                       const std::vector<AtomicSite> &Sites, const SiteGroup &G,
                       llvm::ArrayRef<DeferredSlot> Slots,
