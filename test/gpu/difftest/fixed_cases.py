@@ -11,7 +11,8 @@ in a loop of run-time trip count, versioned, and the same loop reading back
 its own adds, which must run as written; j12, j13: a uniform-key loop run
 in strips; j14: a primitive's run of channels through a helper's pointer,
 versioned; j15: the same with the count read through a reference
-parameter).
+parameter; j16: adjacent float members of a struct element, added as
+float4 atomics where aligned).
 Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
@@ -467,6 +468,59 @@ CASES = [
       "    dbg::atomicAdd(&ga[id], v);",
       "    dbg::atomicAdd(&gb[id], v * 2.f);",
       "  }"]),
+    # j16: Pulsar's per-sphere camera gradients (four float3, 48 bytes) and
+    # a quad of floats, through pointer members of by-value parameters:
+    # adjacent members of one element, marked Adjacent and added as float4
+    # atomics where aligned. The camera's last float3 is under a uniform
+    # condition that is false (its block of four falls back to single
+    # atomics); the quads of `rv` start one float into their buffer, so no
+    # vector of theirs is aligned and every field is added alone. The values
+    # are read before the first add (a read between adds of a buffer that is
+    # not __restrict__ keeps them apart, DW0047), and are positive: the
+    # tester's tolerance scales with the result, so negative terms that
+    # cancel the buffer's start value would fail it in any order.
+    ("j16", ["key-lane", "adjacent"],
+     ["struct DtCamGrad {\n  float3 pos, ax, ay, az;\n};\n"
+      "struct DtQuad {\n  float a, b, c, d;\n};\n"
+      "struct DtCamView {\n  DtCamGrad *g;\n"
+      "  __host__ __device__ DtCamView(float *b, int)\n"
+      "      : g(reinterpret_cast<DtCamGrad *>(b)) {}\n};\n"
+      "struct DtFloat4View {\n  float4 *q;\n"
+      "  __host__ __device__ DtFloat4View(float *b, int)\n"
+      "      : q(reinterpret_cast<float4 *>(b)) {}\n};\n"
+      "struct DtQuadView {\n  DtQuad *r;\n"
+      "  __host__ __device__ DtQuadView(float *b, int)\n"
+      "      : r(reinterpret_cast<DtQuad *>(b + 1)) {}\n};"],
+     [("DtCamView cv", "view", "float", "DT_KEYS * 12", "12"),
+      ("DtFloat4View qv", "view", "float", "DT_KEYS * 4", "4"),
+      ("DtQuadView rv", "view", "float", "DT_KEYS * 4 + 1", "4"),
+      ("const int *prim_of_pixel", "in", "a.in.ids"), X,
+      ("int nc", "in", "3")],
+     ["  const int prim = prim_of_pixel[tid % DT_IDS] % DT_KEYS;",
+      "  const float v[4] = {x[tid * DT_TRIPS], x[tid * DT_TRIPS + 1],",
+      "                      x[tid * DT_TRIPS + 2], x[tid * DT_TRIPS + 3]};",
+      "  atomicAdd(&cv.g[prim].pos.x, v[0]);",
+      "  atomicAdd(&cv.g[prim].pos.y, v[1]);",
+      "  atomicAdd(&cv.g[prim].pos.z, v[2]);",
+      "  atomicAdd(&cv.g[prim].ax.x, v[3]);",
+      "  atomicAdd(&cv.g[prim].ax.y, 0.25f * v[0]);",
+      "  atomicAdd(&cv.g[prim].ax.z, 0.25f * v[1]);",
+      "  atomicAdd(&cv.g[prim].ay.x, 0.25f * v[2]);",
+      "  atomicAdd(&cv.g[prim].ay.y, 0.25f * v[3]);",
+      "  atomicAdd(&cv.g[prim].ay.z, 0.5f * v[0]);",
+      "  if (nc == 4) {",
+      "    atomicAdd(&cv.g[prim].az.x, 0.5f * v[1]);",
+      "    atomicAdd(&cv.g[prim].az.y, 0.5f * v[2]);",
+      "    atomicAdd(&cv.g[prim].az.z, 0.5f * v[3]);",
+      "  }",
+      "  atomicAdd(&qv.q[prim].x, v[1]);",
+      "  atomicAdd(&qv.q[prim].y, v[2]);",
+      "  atomicAdd(&qv.q[prim].z, v[3]);",
+      "  atomicAdd(&qv.q[prim].w, v[0]);",
+      "  atomicAdd(&rv.r[prim].a, v[2]);",
+      "  atomicAdd(&rv.r[prim].b, v[3]);",
+      "  atomicAdd(&rv.r[prim].c, v[0]);",
+      "  atomicAdd(&rv.r[prim].d, v[1]);"]),
 ]
 
 

@@ -61,7 +61,7 @@ FEATURES = [
     "alias-param", "read-between", "read-alias", "goto", "unroll-channel",
     "channel", "template", "shadow", "make-call", "user-atomic", "macro",
     "vector-field", "side-effect-cond", "join-continue", "key-offset",
-    "accessor", "pointer", "block", "strip",
+    "accessor", "pointer", "block", "strip", "adjacent",
 ]
 
 PRELUDE = """\
