@@ -43,6 +43,9 @@ void textureGradBilinear(const ::dwk::TextureKernelParams &p,
 namespace dwk_hand_block_warp4 {
 void sphereBackward(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream);
 } // namespace dwk_hand_block_warp4
+namespace dwk_hand_block_warp4_vec {
+void sphereBackward(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream);
+} // namespace dwk_hand_block_warp4_vec
 namespace dwk_hand_block_quad {
 void textureGradBilinear(const ::dwk::TextureKernelParams &p,
                          cudaStream_t stream);
@@ -114,8 +117,8 @@ inline const std::vector<BackwardVariant> &backwardVariants() {
       {"hand-coalesce", nullptr, nullptr, nullptr, nullptr,
        &dwk_hand_coalesce::textureGradBilinear, nullptr,
        "nvdiffrast-style: match-any, a shared-memory slot per leader"},
-      {"hand-block", nullptr, &dwk_hand_block::sphereBackward, nullptr,
-       nullptr, &dwk_hand_block::textureGradBilinear, nullptr,
+      {"hand-block", nullptr, &dwk_hand_block::sphereBackward, nullptr, nullptr,
+       &dwk_hand_block::textureGradBilinear, nullptr,
        "block table in shared memory, per-lane adds"},
       {"hand-block-warp", nullptr, &dwk_hand_block_warp::sphereBackward,
        nullptr, nullptr, &dwk_hand_block_warp::textureGradBilinear, nullptr,
@@ -123,6 +126,10 @@ inline const std::vector<BackwardVariant> &backwardVariants() {
       {"hand-block-warp4", nullptr, &dwk_hand_block_warp4::sphereBackward,
        nullptr, nullptr, nullptr, nullptr,
        "as hand-block-warp at 4 blocks per SM (64 registers, spills)"},
+      {"hand-block-warp4-vec", nullptr,
+       &dwk_hand_block_warp4_vec::sphereBackward, nullptr, nullptr, nullptr,
+       nullptr,
+       "as hand-block-warp4, the camera gradients flushed as float4 atomics"},
       {"hand-block-quad", nullptr, nullptr, nullptr, nullptr,
        &dwk_hand_block_quad::textureGradBilinear, nullptr,
        "one warp match per base texel for the four corners, then the block "

@@ -9,7 +9,10 @@
 //   hand-block-warp  the lanes of a warp that share a sphere first sum in
 //                    registers (match-any, shuffle tree), one lane adds;
 //   hand-block-warp4 the same at four blocks per SM (64 registers, spills)
-//                    instead of three (80 registers).
+//                    instead of three (80 registers);
+//   hand-block-warp4-vec  hand-block-warp4 whose flush adds each sphere's
+//                    twelve camera gradients (48 bytes) as three float4
+//                    atomics (sm_90), as the tool's output adds them.
 // The gradient arithmetic is the source's, statement for statement; what
 // changes is where the sums go and that pixels outside the image stay in
 // the kernel (an `inside` flag instead of the early return), because the
@@ -47,9 +50,56 @@ __device__ __forceinline__ float *sphereField(const ::dwk::SphereBackwardArgs &p
   return &p.grad_cam_buf[key].cam_pos.x + (f - 5);
 }
 
+/// The table's flush as blockTableFlush, but each entry's camera fields are
+/// three items of four floats, added as one float4 atomic each where the
+/// sphere's CamGradInfo is 16-byte aligned (its 48 bytes keep a 16-byte
+/// aligned buffer so). Zero sums are skipped, as blockTableFlush skips them.
+template <int MaxC>
+__device__ void flushVectors(SphereTable<MaxC> &t,
+                             const ::dwk::SphereBackwardArgs &p) {
+  __syncthreads();
+  constexpr int kCam = MaxC + 5;       // the first camera field
+  constexpr int kItems = kCam + 3 + 1; // scalars, three quads, the count
+  const int n = distwar::detail::threadsInBlock();
+  for (int i = distwar::detail::threadRankInBlock(); i < kCapacity * kItems;
+       i += n) {
+    const int slot = i / kItems;
+    const int item = i - slot * kItems;
+    const int key = t.keys[slot];
+    if (key == distwar::kEmptyKey)
+      continue;
+    if (item < kCam) {
+      const float v = t.values[item][slot];
+      if (v != 0.f)
+        atomicAdd(sphereField<MaxC>(p, key, item), v);
+    } else if (item < kCam + 3) {
+      const int f = kCam + 4 * (item - kCam);
+      float *const a = &p.grad_cam_buf[key].cam_pos.x + 4 * (item - kCam);
+      const float4 v =
+          make_float4(t.values[f][slot], t.values[f + 1][slot],
+                      t.values[f + 2][slot], t.values[f + 3][slot]);
+      const bool any = v.x != 0.f || v.y != 0.f || v.z != 0.f || v.w != 0.f;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      if (any && reinterpret_cast<unsigned long long>(a) % 16 == 0) {
+        atomicAdd(reinterpret_cast<float4 *>(a), v);
+        continue;
+      }
+#endif
+      const float w[4] = {v.x, v.y, v.z, v.w};
+      for (int k = 0; any && k < 4; ++k)
+        if (w[k] != 0.f)
+          atomicAdd(a + k, w[k]);
+    } else {
+      const int c = t.counts[0][slot];
+      if (c != 0)
+        atomicAdd(&p.n_hits[key], c);
+    }
+  }
+}
+
 // MinBlocks 3: 80 registers, no spills (sm_90, CUDA 13.0); without a bound
 // the warp-first kernel takes 99 (two blocks per SM); at 4 it spills.
-template <int MaxC, bool WarpFirst, int MinBlocks>
+template <int MaxC, bool WarpFirst, int MinBlocks, bool VectorFlush>
 __global__ void __launch_bounds__(256, MinBlocks)
     renderBackwardBlock(const ::dwk::SphereBackwardArgs p) {
   constexpr int F = MaxC + kGeometryFields;
@@ -170,16 +220,19 @@ __global__ void __launch_bounds__(256, MinBlocks)
     else if (sphere_idx >= 0)
       distwar::blockAccumulateLane(table, sphere_idx, g, count, addr, hits);
   }
-  distwar::blockTableFlush(table, addr, hits);
+  if constexpr (VectorFlush)
+    flushVectors<MaxC>(table, p);
+  else
+    distwar::blockTableFlush(table, addr, hits);
 }
 
-template <bool WarpFirst, int MinBlocks = 3>
+template <bool WarpFirst, int MinBlocks = 3, bool VectorFlush = false>
 void launch(const ::dwk::SphereBackwardArgs &args, cudaStream_t stream) {
   if (args.n_channels <= 4)
-    renderBackwardBlock<4, WarpFirst, MinBlocks>
+    renderBackwardBlock<4, WarpFirst, MinBlocks, VectorFlush>
         <<<args.grid, args.block, 0, stream>>>(args);
   else
-    renderBackwardBlock<PULSAR_MAX_CHANNELS, WarpFirst, MinBlocks>
+    renderBackwardBlock<PULSAR_MAX_CHANNELS, WarpFirst, MinBlocks, VectorFlush>
         <<<args.grid, args.block, 0, stream>>>(args);
 }
 
@@ -205,3 +258,10 @@ void sphereBackward(const ::dwk::SphereBackwardArgs &args,
   dwk_hand_spheres::launch<true, 4>(args, stream);
 }
 } // namespace dwk_hand_block_warp4
+
+namespace dwk_hand_block_warp4_vec {
+void sphereBackward(const ::dwk::SphereBackwardArgs &args,
+                    cudaStream_t stream) {
+  dwk_hand_spheres::launch<true, 4, true>(args, stream);
+}
+} // namespace dwk_hand_block_warp4_vec
