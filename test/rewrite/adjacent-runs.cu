@@ -22,7 +22,7 @@ __global__ void camera(float *drad, CamGrad *dcam, const int *ids, float3 g) {
   const int id = ids[threadIdx.x];
   // CHECK-LABEL: void camera(
   // CHECK: ::distwar::Batch<float, 13, ::distwar::AlwaysSet<0, 13>,
-  // CHECK-NEXT: ::distwar::Adjacent<1, 13>>
+  // CHECK: ::distwar::Adjacent<1, 13>>
   atomicAdd(&drad[id], g.x);
   ADD3(&dcam[id].pos, g);
   ADD3(&dcam[id].axis_x, g);
@@ -36,7 +36,7 @@ __global__ void quads(float4 *dq, float4 *dconic, const int *ids, float v) {
   const int id = ids[threadIdx.x];
   // CHECK-LABEL: void quads(
   // CHECK: ::distwar::Fields<float, 7, ::distwar::AlwaysSet<0, 7>,
-  // CHECK-NEXT: ::distwar::Adjacent<0, 4>>
+  // CHECK: ::distwar::Adjacent<0, 4>>
   atomicAdd(&dq[id].x, v);
   atomicAdd(&dq[id].y, v);
   atomicAdd(&dq[id].z, v);
