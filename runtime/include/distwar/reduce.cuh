@@ -211,8 +211,8 @@ __device__ __forceinline__ A addressesOf(const A &addr, const B &) {
   return addr;
 }
 template <typename B>
-__device__ __forceinline__ BatchAddress<B>
-addressesOf(const BatchAddress<B> &, const B &b) {
+__device__ __forceinline__ BatchAddress<B> addressesOf(const BatchAddress<B> &,
+                                                       const B &b) {
   return BatchAddress<B>{b};
 }
 
@@ -307,29 +307,23 @@ __device__ __forceinline__ bool addFloat4(const B &b, const A &addr,
   return true;
 }
 
-/// The Adjacent run [Begin, End) of a float batch: each piece of four of
-/// the plan of its Phase (vector_plan.h) as one float4 atomic where it can
-/// be, marked in `done`; the rest is left to the caller's single atomics.
-/// The rewriter marks runs in elements whose size is a multiple of 16, so
-/// the phase holds wherever the buffer is 16-byte aligned (and each vector
-/// checks its own alignment where it is not).
-template <int Begin, int End, int Phase, typename B, typename A, int N>
+/// The Adjacent run that begins at slot Begin of a float batch B (none for
+/// most slots): each 16-byte block of it (vector_plan.h) as one float4
+/// atomic where it can be, marked in `done`; the rest is left to the
+/// caller's single atomics. The rewriter marks runs in elements whose size
+/// is a multiple of 16, so the run's phase holds wherever the buffer is
+/// 16-byte aligned (and each vector checks its own alignment where not).
+template <int Begin, typename B, typename A, int N>
 __device__ __forceinline__ void addRun(const B &b, const A &addr,
                                        const float (&val)[N], bool (&done)[N]) {
-  if constexpr (End > Begin + 1) {
-    constexpr VectorPlan<End - Begin> kPlan = vectorPlan<End - Begin>(Phase);
+  constexpr int kEnd = B::adjacentEnd(Begin);
+  constexpr int kFirst = Begin + firstVector(B::adjacentPhase(Begin));
 #pragma unroll
-    for (int p = 0; p < kPlan.count; ++p) {
-      const int first = Begin + kPlan.piece[p].begin;
-      if (kPlan.piece[p].width == 4) {
-        const bool added = addFloat4(b, addr, val, first);
+  for (int first = kFirst; first + 4 <= kEnd; first += 4) {
+    const bool added = addFloat4(b, addr, val, first);
 #pragma unroll
-        for (int k = 0; k < 4; ++k)
-          done[first + k] = added;
-      }
-    }
-  } else {
-    (void)b, (void)addr, (void)val, (void)done;
+    for (int k = 0; k < 4; ++k)
+      done[first + k] = added;
   }
 }
 
@@ -337,7 +331,7 @@ template <typename B, typename A, int N, int... I>
 __device__ __forceinline__ void addRuns(const B &b, const A &addr,
                                         const float (&val)[N], bool (&done)[N],
                                         std::integer_sequence<int, I...>) {
-  (addRun<I, B::adjacentEnd(I), B::adjacentPhase(I)>(b, addr, val, done), ...);
+  (addRun<I>(b, addr, val, done), ...);
 }
 
 /// Adds the batch's Adjacent runs as vector atomics where it can (sm_90,
@@ -346,13 +340,12 @@ template <typename B, typename A, typename T, int N>
 __device__ __forceinline__ void
 issueAdjacent(const B &b, const A &addr, const T (&val)[N], bool (&done)[N]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (std::is_same<T, float>::value)
+  if constexpr (std::is_same<T, float>::value) {
     addRuns(b, addr, val, done, std::make_integer_sequence<int, N>());
-  else
-    (void)b, (void)addr, (void)val, (void)done;
-#else
-  (void)b, (void)addr, (void)val, (void)done;
+    return;
+  }
 #endif
+  (void)b, (void)addr, (void)val, (void)done;
 }
 
 /// Sums `val` (combined from the lanes of one key) at this lane's addresses,
@@ -361,10 +354,7 @@ issueAdjacent(const B &b, const A &addr, const T (&val)[N], bool (&done)[N]) {
 template <typename B, typename A, typename T, int N>
 __device__ __forceinline__ void plainAtomics(const B &b, const A &addr,
                                              const T (&val)[N]) {
-  bool done[N];
-#pragma unroll
-  for (int i = 0; i < N; ++i)
-    done[i] = false;
+  bool done[N] = {};
   issueAdjacent(b, addr, val, done);
 #pragma unroll
   for (int i = 0; i < N; ++i)
