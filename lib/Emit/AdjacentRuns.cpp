@@ -1,10 +1,9 @@
 //===- AdjacentRuns.cpp - Slots at adjacent floats of one element ---------===//
 
 #include "Emit/AdjacentRuns.h"
+#include "Analysis/AstQueries.h"
 #include "distwar/vector_plan.h"
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/FoldingSet.h"
-#include "llvm/ADT/StringExtras.h"
 #include <cassert>
 #include <optional>
 
@@ -51,47 +50,6 @@ std::optional<ElementMember> elementMember(ASTContext &Ctx,
   return std::nullopt;
 }
 
-/// Whether two subscripts name the same element as written (same buffer
-/// and index expressions, declarations included).
-bool sameElement(ASTContext &Ctx, const ArraySubscriptExpr *A,
-                 const ArraySubscriptExpr *B) {
-  llvm::FoldingSetNodeID IA, IB;
-  A->Profile(IA, Ctx, /*Canonical=*/true);
-  B->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
-}
-
-/// A slot number as the batch spells it: a constant `k`, or `P + k` after
-/// the slots of a template parameter's channel loop (`C + 3`).
-struct SlotNumber {
-  std::string Prefix;
-  unsigned K = 0;
-  std::string text(unsigned Plus) const {
-    return Prefix.empty() ? std::to_string(K + Plus)
-                          : Prefix + " + " + std::to_string(K + Plus);
-  }
-};
-
-/// The number of a one-field slot (a channel loop's site has an extent and
-/// is no field of a run).
-std::optional<SlotNumber> slotNumber(const DeferredSlot &S) {
-  if (!S.Extent.empty())
-    return std::nullopt;
-  llvm::StringRef Text(S.Offset);
-  SlotNumber N;
-  auto [Head, Tail] = Text.rsplit(" + ");
-  if (!Tail.empty()) {
-    if (!llvm::all_of(Head,
-                      [](char C) { return llvm::isAlnum(C) || C == '_'; }))
-      return std::nullopt;
-    N.Prefix = Head.str();
-    Text = Tail;
-  }
-  if (Text.getAsInteger(10, N.K))
-    return std::nullopt;
-  return N;
-}
-
 } // namespace
 
 std::vector<AdjacentRun> adjacentRuns(ASTContext &Ctx,
@@ -103,32 +61,31 @@ std::vector<AdjacentRun> adjacentRuns(ASTContext &Ctx,
   std::vector<AdjacentRun> Runs;
   if (Sites[G.Sites.front()].TypeText != "float")
     return Runs;
-  // Slot k's element and offset, where its slot number is a constant.
+  // Each one-field slot's element and offset. One-field slots next to each
+  // other are numbered one after the other (a channel loop's slots, which
+  // have an extent, come between others).
   std::vector<std::optional<ElementMember>> At;
-  std::vector<std::optional<SlotNumber>> Number;
-  for (const DeferredSlot &S : Slots) {
-    At.push_back(elementMember(Ctx, Sites[S.Site].Call->getArg(0)));
-    Number.push_back(slotNumber(S));
-  }
+  for (const DeferredSlot &S : Slots)
+    At.push_back(S.Extent.empty()
+                     ? elementMember(Ctx, Sites[S.Site].Call->getArg(0))
+                     : std::nullopt);
   auto Follows = [&](size_t K) {
-    return Number[K] && Number[K - 1] &&
-           Number[K]->Prefix == Number[K - 1]->Prefix &&
-           Number[K]->K == Number[K - 1]->K + 1 && At[K] && At[K - 1] &&
-           sameElement(Ctx, At[K]->Element, At[K - 1]->Element) &&
+    return At[K] && At[K - 1] &&
+           sameExpression(At[K]->Element, At[K - 1]->Element, Ctx) &&
            (At[K]->Offset - At[K - 1]->Offset).getQuantity() == kFloat;
   };
   size_t Start = 0;
   for (size_t K = 1; K <= Slots.size(); ++K) {
     if (K < Slots.size() && Follows(K))
       continue;
-    if (K - Start >= 2 && At[Start]) {
+    if (At[Start]) {
       const int64_t Size =
           Ctx.getTypeSizeInChars(At[Start]->Element->getType()).getQuantity();
       const int64_t Offset = At[Start]->Offset.getQuantity();
       const unsigned Phase = static_cast<unsigned>(Offset % kVector / kFloat);
       if (Size % kVector == 0 && Offset % kFloat == 0 &&
           detail::holdsVector(Phase, static_cast<int>(K - Start)))
-        Runs.push_back({Number[Start]->text(0), Number[K - 1]->text(1), Phase});
+        Runs.push_back({Start, K, Phase});
     }
     Start = K;
   }

@@ -14,22 +14,21 @@
 #include "Find/AtomicSites.h"
 #include "Group/Grouping.h"
 #include "clang/AST/ASTContext.h"
-#include <string>
 #include <vector>
 
 namespace distwar {
 
-/// Slots [Begin, End) of a group, adjacent floats of one element; the first
+/// Slots[Begin, End) of a group, adjacent floats of one element; the first
 /// lies Phase floats past a 16-byte boundary wherever the buffer is 16-byte
 /// aligned.
 struct AdjacentRun {
-  std::string Begin, End; ///< as the batch spells slots: `5`, `C + 3`
+  size_t Begin = 0, End = 0;
   unsigned Phase = 0;
 };
 
-/// The runs of float slots (slot k + 1 one float after slot k) of \p G,
-/// whose slots \p Slots are numbered `k` or `P + k`: each site adds to a
-/// member of the same element `B[I]` (same buffer, same index), the
+/// The runs of one-field float slots of \p G (Slots[k + 1] one float after
+/// Slots[k]): each site adds to a member of the same element `B[I]` (same
+/// buffer, same index), the
 /// element's size is a multiple of 16 bytes, so that the run's alignment is
 /// the buffer's plus a known phase, and the run holds a 16-byte block (a
 /// float4 atomic; pairs cost more than they save, vector_plan.h). A hint:

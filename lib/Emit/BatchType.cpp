@@ -47,17 +47,20 @@ std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                ? Presence::Always
                : Presence::Tracked;
   };
+  // The slot number of Slots[K], or the batch's size past the last one.
+  auto SlotText = [&](size_t K) -> const std::string & {
+    return K < Slots.size() ? Slots[K].Offset : Size;
+  };
   // Runs of AlwaysSet and LaneSet slots, in slot order.
   std::optional<size_t> RunStart;
   Presence Run = Presence::Tracked;
   for (size_t K = 0; K <= Slots.size(); ++K) {
     Presence P = PresenceOf(K);
     if (RunStart && P != Run) {
-      const std::string &End = K < Slots.size() ? Slots[K].Offset : Size;
       Type += std::string(Run == Presence::Always ? ", ::distwar::AlwaysSet<"
                                                   : ", ::distwar::LaneSet<") +
-              templateArgument(Slots[*RunStart].Offset) + ", " +
-              templateArgument(End) + ">";
+              templateArgument(SlotText(*RunStart)) + ", " +
+              templateArgument(SlotText(K)) + ">";
       RunStart.reset();
     }
     if (P != Presence::Tracked && !RunStart) {
@@ -71,8 +74,8 @@ std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       versionedLoopOf(Sites, G))
     Type += ", ::distwar::Consecutive";
   for (const AdjacentRun &R : adjacentRuns(Ctx, Sites, G, Slots))
-    Type += ", ::distwar::Adjacent<" + templateArgument(R.Begin) + ", " +
-            templateArgument(R.End) +
+    Type += ", ::distwar::Adjacent<" + templateArgument(SlotText(R.Begin)) +
+            ", " + templateArgument(SlotText(R.End)) +
             (R.Phase ? ", " + std::to_string(R.Phase) : std::string()) + ">";
   return Type + ">";
 }
