@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the runtime GPU tests under compute-sanitizer racecheck and synccheck,
 # and the block strategy's test (shared-memory tables, indexed by keys) and
-# the strips' (register arrays halved lane by lane) under memcheck too. The reduction tests run with --small: the sanitizers are
+# the strips' (register arrays halved lane by lane) and the tile queue's
+# under memcheck too. The reduction tests run with --small: the sanitizers are
 # slow per launch.
 # Usage: sanitize.sh <build dir> [log dir]
 set -u
@@ -16,6 +17,7 @@ runs=(
   "racecheck,synccheck distwar_sites_gputest"
   "memcheck,racecheck,synccheck distwar_block_reduce_gputest --small"
   "memcheck,racecheck,synccheck distwar_strip_gputest --small"
+  "memcheck,racecheck,synccheck distwar_tiles_gputest --small"
 )
 for entry in "${runs[@]}"; do
   read -r tools run <<<"$entry"

@@ -1,0 +1,197 @@
+//===- distwar/tiles.cuh - Persistent blocks taking tiles from a pool -----===//
+//
+// Inter-block dynamic workload distribution (Balanced-3DGS, section 4.1): a
+// kernel whose tiles differ widely in cost launches as many blocks as the
+// device holds at once, and each block, when it finishes a tile, takes the
+// next one from a counter in global memory. A block that drew a heavy tile
+// keeps at it while the others drain the light ones, instead of the grid
+// waiting for whichever block the static mapping gave the heaviest tiles.
+//
+//   __global__ void render(distwar::TileQueue *queue, unsigned tiles, ...) {
+//     distwar::forEachTile(queue, tiles, [&](unsigned tile) { ... });
+//   }
+//
+//   distwar::TileQueueOwner queue;           // host: one per stream
+//   render<<<distwar::persistentBlocks(render, threads, 0, tiles), threads,
+//            0, stream>>>(queue.get(), tiles, ...);
+//
+// The first wave is static (block b starts with tile b); later tiles come
+// from the counter: a block draws its next tile when it starts one, so the
+// atomic's round trip overlaps the work (each block holds at most one tile
+// in reserve). The
+// counter returns to zero inside the launch, with no host round trip: every
+// block counts itself out when it has drawn past the end, and the last one
+// out resets the pool for the next launch on the stream (stream order makes
+// the reset visible to it). Two launches that run at the same time (two
+// streams) need a queue each. A launch that fails midway can leave the
+// counter dirty: TileQueueOwner::reset() clears it on a stream.
+//
+// The body runs in every thread of the block with the same tile, and may use
+// block barriers: the scheduler's own barrier comes after each body returns.
+// The host parts (TileQueue, the grid, TileQueueOwner) compile without nvcc.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_TILES_CUH
+#define DISTWAR_TILES_CUH
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace distwar {
+
+/// The pool's state in device memory; all zero between launches.
+struct TileQueue {
+  /// Tiles drawn beyond the first wave (one per block).
+  unsigned int drawn;
+  /// Blocks that have drawn past the last tile.
+  unsigned int finished;
+};
+
+#if defined(__CUDACC__)
+namespace detail {
+
+__device__ __forceinline__ bool isFirstThreadOfBlock() {
+  return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+}
+
+/// The next tile of the pool, for the calling thread's block.
+__device__ __forceinline__ unsigned drawTile(TileQueue *queue) {
+  return gridDim.x * gridDim.y * gridDim.z + atomicAdd(&queue->drawn, 1u);
+}
+
+__device__ __forceinline__ unsigned linearBlockIndex() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+/// Called once per block by one thread, after the block's last draw: the
+/// last block out empties the pool for the next launch. Every block's draws
+/// happen before its count, so when the count reaches the grid no draw of
+/// this launch is left.
+__device__ __forceinline__ void leavePool(TileQueue *queue) {
+  __threadfence();
+  const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+  if (atomicAdd(&queue->finished, 1u) == blocks - 1) {
+    queue->drawn = 0;
+    queue->finished = 0;
+    __threadfence();
+  }
+}
+
+} // namespace detail
+
+/// Runs `body(tile)` for tiles 0..tiles-1, each in exactly one block of the
+/// grid. Every thread of every block must call it (it has block barriers),
+/// with the same `queue` and `tiles`; the grid may be any size.
+template <typename Body>
+__device__ void forEachTile(TileQueue *queue, unsigned tiles, Body &&body) {
+  // The block's next tile, handed from its first thread to the others; two
+  // slots, so that the write for one tile never races with a slow thread's
+  // read of the previous one.
+  __shared__ unsigned handOver[2];
+  const bool leader = detail::isFirstThreadOfBlock();
+  unsigned tile = detail::linearBlockIndex();
+  int slot = 0;
+  while (tile < tiles) {
+    // Drawn before the body and stored after it: the atomic's round trip
+    // overlaps the tile's work instead of stalling the first warp.
+    unsigned next = tiles;
+    if (leader)
+      next = detail::drawTile(queue);
+    body(tile);
+    if (leader)
+      handOver[slot] = next;
+    __syncthreads();
+    tile = handOver[slot];
+    slot ^= 1;
+  }
+  if (leader)
+    detail::leavePool(queue);
+}
+#endif // __CUDACC__
+
+/// The grid of a persistent launch: as many blocks of `kernel` as the
+/// current device holds at once, no more than `tiles`, at least one.
+template <typename Kernel>
+unsigned persistentBlocks(Kernel kernel, int threadsPerBlock,
+                          size_t dynamicSharedBytes, unsigned tiles) {
+  int device = 0, sms = 0, perSM = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSM, kernel, threadsPerBlock, dynamicSharedBytes);
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string("distwar::persistentBlocks: ") +
+                             cudaGetErrorString(err));
+  const unsigned resident = static_cast<unsigned>(std::max(1, sms * perSM));
+  return std::max(1u, std::min(resident, tiles));
+}
+
+/// persistentBlocks(), queried once per kernel, block size, shared memory
+/// and device: the occupancy query costs microseconds of host time, a launch
+/// a few.
+template <typename Kernel>
+unsigned cachedPersistentBlocks(Kernel kernel, int threadsPerBlock,
+                                size_t dynamicSharedBytes, unsigned tiles) {
+  using Key = std::tuple<int, const void *, int, size_t>;
+  static std::mutex mutex;
+  static std::map<Key, unsigned> resident;
+  int device = 0;
+  const cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string("distwar::cachedPersistentBlocks: ") +
+                             cudaGetErrorString(err));
+  const Key key(device, reinterpret_cast<const void *>(kernel),
+                threadsPerBlock, dynamicSharedBytes);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = resident.find(key);
+  if (it == resident.end())
+    it = resident
+             .emplace(key, persistentBlocks(kernel, threadsPerBlock,
+                                            dynamicSharedBytes, ~0u))
+             .first;
+  return std::max(1u, std::min(it->second, tiles));
+}
+
+/// Owns one zeroed TileQueue in device memory (on the device current at
+/// construction).
+class TileQueueOwner {
+public:
+  TileQueueOwner() {
+    check(cudaMalloc(&queue, sizeof(TileQueue)), "cudaMalloc");
+    check(cudaMemset(queue, 0, sizeof(TileQueue)), "cudaMemset");
+  }
+  ~TileQueueOwner() { cudaFree(queue); }
+  TileQueueOwner(const TileQueueOwner &) = delete;
+  TileQueueOwner &operator=(const TileQueueOwner &) = delete;
+
+  TileQueue *get() const {
+    assert(queue && "a TileQueueOwner always holds its queue");
+    return queue;
+  }
+  /// Empties the pool on `stream`, after a launch that failed midway.
+  void reset(cudaStream_t stream) {
+    check(cudaMemsetAsync(queue, 0, sizeof(TileQueue), stream),
+          "cudaMemsetAsync");
+  }
+
+private:
+  static void check(cudaError_t err, const char *what) {
+    if (err != cudaSuccess)
+      throw std::runtime_error(std::string("distwar::TileQueueOwner: ") +
+                               what + ": " + cudaGetErrorString(err));
+  }
+  TileQueue *queue = nullptr;
+};
+
+} // namespace distwar
+
+#endif // DISTWAR_TILES_CUH

@@ -1,0 +1,146 @@
+//===- TilesTest.cu - Every tile of a pool runs exactly once per launch ---===//
+//
+// distwar::forEachTile on one TileQueue, launch after launch with no host
+// reset in between: each tile's body adds its tile's weight to a per-tile
+// count, and after every launch each count must equal the number of
+// launches. Grids of one block, a few blocks, the resident maximum
+// (persistentBlocks) and more blocks than tiles; 0, 1, a few and many tiles;
+// blocks of one warp and of 16x16 threads (a body that uses the block
+// barrier); bodies of very different costs (a heavy tile among light ones,
+// so that the blocks draw different numbers of tiles). After all launches
+// the queue must be back to zero, and a queue left dirty on purpose must be
+// emptied by reset().
+// `--small` runs a subset for compute-sanitizer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuCheck.h"
+
+#include <distwar/tiles.cuh>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Spins for about `cycles` clock cycles (a tile's cost).
+__device__ void work(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+/// Each tile adds 1 to counts[tile] once per block: thread 0 adds after a
+/// barrier that every thread of the block reaches inside the body.
+__global__ void countTiles(distwar::TileQueue *queue, unsigned tiles,
+                           unsigned *counts, unsigned heavy) {
+  __shared__ unsigned seen;
+  distwar::forEachTile(queue, tiles, [&](unsigned tile) {
+    if (threadIdx.x == 0 && threadIdx.y == 0)
+      seen = tile;
+    __syncthreads();
+    if (seen != tile)
+      atomicAdd(&counts[tiles], 1u); // threads disagree: reported as tile n
+    work(tile == heavy ? 200000 : 2000);
+    if (threadIdx.x == 0 && threadIdx.y == 0)
+      atomicAdd(&counts[tile], 1u);
+  });
+}
+
+struct Case {
+  unsigned tiles;
+  unsigned blocks; // 0: persistentBlocks
+  dim3 threads;
+  int launches;
+};
+
+std::string describe(const Case &c, unsigned blocks) {
+  return std::to_string(c.tiles) + " tiles, " + std::to_string(blocks) +
+         " blocks of " + std::to_string(c.threads.x * c.threads.y) +
+         " threads, " + std::to_string(c.launches) + " launches";
+}
+
+void runCase(gpucheck::Tally &tally, const Case &c) {
+  distwar::TileQueueOwner queue;
+  unsigned *counts = nullptr;
+  gpucheck::require(cudaMalloc(&counts, (c.tiles + 1) * sizeof(unsigned)),
+                    "cudaMalloc");
+  gpucheck::require(cudaMemset(counts, 0, (c.tiles + 1) * sizeof(unsigned)),
+                    "cudaMemset");
+  const int threads = int(c.threads.x * c.threads.y);
+  const unsigned blocks =
+      c.blocks ? c.blocks
+               : distwar::persistentBlocks(countTiles, threads, 0, c.tiles);
+  const std::string what = describe(c, blocks);
+  for (int launch = 1; launch <= c.launches; ++launch) {
+    countTiles<<<blocks, c.threads>>>(queue.get(), c.tiles, counts,
+                                      c.tiles / 3);
+    gpucheck::require(cudaGetLastError(), "launch");
+    gpucheck::waitOrDie(what);
+    const std::vector<unsigned> got = gpucheck::download(counts, c.tiles + 1);
+    size_t wrong = 0;
+    for (unsigned t = 0; t < c.tiles; ++t)
+      wrong += got[t] != unsigned(launch);
+    tally.check(wrong == 0, what + ": after launch " + std::to_string(launch) +
+                                ", " + std::to_string(wrong) +
+                                " tiles not run exactly once per launch");
+    tally.check(got[c.tiles] == 0,
+                what + ": threads of a block saw different tiles");
+  }
+  const std::vector<distwar::TileQueue> state =
+      gpucheck::download(queue.get(), 1);
+  tally.check(state[0].drawn == 0 && state[0].finished == 0,
+              what + ": queue not empty after the launches");
+  cudaFree(counts);
+}
+
+/// A dirty queue (as a launch that failed midway leaves it) skips tiles;
+/// reset() empties it.
+void checkReset(gpucheck::Tally &tally) {
+  distwar::TileQueueOwner queue;
+  const distwar::TileQueue dirty{5, 3};
+  gpucheck::require(cudaMemcpy(queue.get(), &dirty, sizeof dirty,
+                               cudaMemcpyHostToDevice),
+                    "dirty the queue");
+  queue.reset(nullptr);
+  const unsigned tiles = 100;
+  unsigned *counts = nullptr;
+  gpucheck::require(cudaMalloc(&counts, (tiles + 1) * sizeof(unsigned)),
+                    "cudaMalloc");
+  gpucheck::require(cudaMemset(counts, 0, (tiles + 1) * sizeof(unsigned)),
+                    "cudaMemset");
+  countTiles<<<4, 32>>>(queue.get(), tiles, counts, tiles);
+  gpucheck::require(cudaGetLastError(), "launch");
+  gpucheck::waitOrDie("reset");
+  const std::vector<unsigned> got = gpucheck::download(counts, tiles);
+  size_t wrong = 0;
+  for (unsigned v : got)
+    wrong += v != 1;
+  tally.check(wrong == 0, "after reset(): " + std::to_string(wrong) +
+                              " tiles not run exactly once");
+  cudaFree(counts);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  gpucheck::skipWithoutDevice();
+  const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
+  gpucheck::Tally tally;
+  const dim3 warp(32), tile(16, 16);
+  std::vector<Case> cases = {
+      {0, 4, warp, 2},   {1, 1, warp, 3},     {1, 8, warp, 2},
+      {5, 2, tile, 3},   {100, 1, tile, 2},   {100, 7, warp, 3},
+      {100, 0, tile, 3}, {100, 300, warp, 2},
+  };
+  if (!small) {
+    cases.push_back({20000, 0, warp, 4});
+    cases.push_back({20000, 0, tile, 3});
+    cases.push_back({3000, 13, tile, 3});
+  }
+  for (const Case &c : cases)
+    runCase(tally, c);
+  checkReset(tally);
+  return tally.finish();
+}
