@@ -25,6 +25,15 @@ struct GaussianPreset {
   int clusters;
   double low_opacity_share; // bimodal opacity: share in the low mode
   const char *description;
+  // A hot spot (severe imbalance between tiles): `hot` of the P Gaussians
+  // centred within a normal spread of `hot_spread` pixels around a tile
+  // corner near the image centre, 3-sigma radius `hot_radius` (log-normal,
+  // the preset's spread), faint (opacity U(hot_opacity / 4, hot_opacity))
+  // and in front of the rest (depth U(0.01, 0.2)): the few tiles under it
+  // hold lists hundreds of times longer than the others, and their pixels
+  // traverse most of them.
+  int hot = 0;
+  double hot_spread = 0, hot_radius = 0, hot_opacity = 0;
 };
 
 // Documented in README.md. "tiny" is for the float64 CPU reference.

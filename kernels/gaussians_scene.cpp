@@ -1,6 +1,7 @@
 // Deterministic 2D Gaussian scenes (see README.md for the presets).
 #include "gaussians.h"
 #include "random.h"
+#include "tiles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,14 @@ const std::vector<GaussianPreset> &gaussianPresets() {
        "early training: few large, mostly transparent splats"},
       {"late", 2000000, 1264, 832, 2.5, 0.6, 60.0, 0.3, 64, 0.3,
        "late training: many small splats"},
+      {"severe", 1000000, 1264, 832, 2.5, 0.6, 60.0, 0.0, 1, 0.3,
+       "severe imbalance: 850k small splats over the image, 150k faint ones "
+       "over about four tiles in front",
+       150000, 5.0, 12.0, 0.0045},
+      {"tiny-severe", 3000, 180, 120, 3.0, 0.6, 20.0, 0.0, 1, 0.3,
+       "float64 CPU reference of the severe pattern: 2,000 small splats, "
+       "1,000 faint ones over about four tiles",
+       1000, 5.0, 12.0, 0.0045},
   };
   return presets;
 }
@@ -55,9 +64,16 @@ GaussianScene makeGaussianScene(const GaussianPreset &preset, uint64_t seed) {
   s.colors.resize(size_t(s.P) * NUM_CHANNELS);
   s.depths.resize(s.P);
   s.radii.resize(s.P);
+  // The hot spot's centre: the tile corner nearest the image centre.
+  const double hot_x = BLOCK_X * std::round(0.5 * s.W / BLOCK_X);
+  const double hot_y = BLOCK_Y * std::round(0.5 * s.H / BLOCK_Y);
   for (int i = 0; i < s.P; ++i) {
+    const bool hot = i >= s.P - preset.hot;
     double x, y;
-    if (rng.uniform() < preset.clustered) {
+    if (hot) {
+      x = hot_x + rng.normal() * preset.hot_spread;
+      y = hot_y + rng.normal() * preset.hot_spread;
+    } else if (rng.uniform() < preset.clustered) {
       const int c = rng.below(preset.clusters);
       x = cluster_x[c] + rng.normal() * 0.05 * extent;
       y = cluster_y[c] + rng.normal() * 0.05 * extent;
@@ -66,9 +82,10 @@ GaussianScene makeGaussianScene(const GaussianPreset &preset, uint64_t seed) {
       y = rng.uniform(0, s.H);
     }
     // Heavy-tailed (log-normal) 3-sigma extent, random anisotropy and angle.
-    const double r = std::clamp(
-        preset.median_radius * std::exp(preset.radius_log_sigma * rng.normal()),
-        0.7, preset.max_radius);
+    const double median = hot ? preset.hot_radius : preset.median_radius;
+    const double r =
+        std::clamp(median * std::exp(preset.radius_log_sigma * rng.normal()),
+                   0.7, preset.max_radius);
     const double sigma_major = r / 3.0;
     const double sigma_minor = sigma_major * rng.uniform(0.25, 1.0);
     const double theta = rng.uniform(0, 3.141592653589793);
@@ -82,14 +99,16 @@ GaussianScene makeGaussianScene(const GaussianPreset &preset, uint64_t seed) {
     const double mid = 0.5 * (ca + cc);
     const double lambda1 = mid + std::sqrt(std::max(0.1, mid * mid - det));
     // Bimodal opacity: nearly transparent or nearly opaque.
-    const double opacity = rng.uniform() < preset.low_opacity_share
-                               ? rng.uniform(0.01, 0.2)
-                               : rng.uniform(0.6, 0.99);
+    double opacity = rng.uniform() < preset.low_opacity_share
+                         ? rng.uniform(0.01, 0.2)
+                         : rng.uniform(0.6, 0.99);
+    if (hot)
+      opacity = rng.uniform(0.25 * preset.hot_opacity, preset.hot_opacity);
     s.means2D[i] = make_float2(float(x), float(y));
     s.conic_opacity[i] = make_float4(float(cc / det), float(-cb / det),
                                      float(ca / det), float(opacity));
     s.radii[i] = int(std::ceil(3.0 * std::sqrt(lambda1)));
-    s.depths[i] = float(rng.uniform(0.2, 100.0));
+    s.depths[i] = float(hot ? rng.uniform(0.01, 0.2) : rng.uniform(0.2, 100.0));
     for (int ch = 0; ch < NUM_CHANNELS; ++ch)
       s.colors[size_t(i) * NUM_CHANNELS + ch] = float(rng.uniform());
   }
