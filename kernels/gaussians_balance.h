@@ -1,0 +1,66 @@
+// Load-balanced versions of the 3DGS render stage (Balanced-3DGS; what each
+// does and when each wins: docs/BALANCING.md). Hand-written reference
+// kernels, not tool output; the original kernels (gaussians_forward.cu,
+// gaussians_backward.cu) stay as their authors write them.
+#pragma once
+
+#include "gaussians.h"
+
+#include <distwar/tiles.cuh>
+
+#include <cstdint>
+#include <vector>
+
+namespace dwk {
+
+enum class ForwardKernel {
+  kOriginal,        // one block per 16x16 tile, a thread per pixel
+  kDynamicTiles,    // the same, persistent blocks drawing tiles (4.1)
+  kGaussianWise,    // a warp per pixel, lanes on Gaussians, static (4.2)
+  kFineGrained2x2,  // a warp per pixel, blocks drawing 2x2 pixels (4.3)
+  kFineGrained4x2,  // the same with 4x2 pixels per block
+};
+
+enum class BackwardKernel {
+  kOriginal,           // gaussians_backward.cu, plain atomics
+  kDynamicTiles,       // the same, persistent blocks drawing tiles
+  kFineGrained,        // a warp per pixel (4x2 per block), per-lane atomics
+  kFineGrainedSummed,  // the same, the block's 8 pixels summed per Gaussian
+};
+
+const std::vector<ForwardKernel> &allForwardKernels();
+const std::vector<BackwardKernel> &allBackwardKernels();
+const char *name(ForwardKernel k);
+const char *name(BackwardKernel k);
+
+// What the persistent kernels need beyond the scene: a tile queue (one per
+// stream; launches on one stream share it) and the tiles in the order they
+// are drawn, heaviest first.
+class TilePool {
+public:
+  // Orders the 16x16 tiles of `bins` by their Gaussian count, descending
+  // (by powers of two: one bucket per highest bit), on `stream`. Once per
+  // binning, before any dynamic launch.
+  void orderHeavyFirst(const TileBins &bins, int W, int H,
+                       cudaStream_t stream);
+
+  distwar::TileQueue *queue() const { return queue_.get(); }
+  const uint32_t *order() const { return order_.data(); }
+  size_t tiles() const { return order_.size(); }
+
+private:
+  distwar::TileQueueOwner queue_;
+  DeviceBuffer<uint32_t> order_;
+};
+
+// The forward outputs of `d` (final_T, n_contrib, out_color, out_invdepth)
+// by kernel `k`; the dynamic kernels need pool.orderHeavyFirst() after the
+// binning.
+void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
+                   cudaStream_t stream);
+
+// The gradients of `a` (added into: zero them first) by kernel `k`.
+void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
+                    TilePool &pool, cudaStream_t stream);
+
+} // namespace dwk

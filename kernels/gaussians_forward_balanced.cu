@@ -1,0 +1,337 @@
+// The 3DGS forward render, load-balanced three ways (Balanced-3DGS, sections
+// 4.1-4.3; docs/BALANCING.md): the original kernel drawing its 16x16 tiles
+// from a pool, a warp per pixel with the lanes on successive Gaussians
+// (static tiles), and both together with tiles of a few pixels. Every kernel
+// writes the outputs of gaussians_forward.cu: final_T, n_contrib, the colour
+// over the background, the inverse depth.
+#include "gaussians_balance.h"
+#include "tiles.h"
+#include "warp_scan.cuh"
+
+#include <cassert>
+
+namespace dwk {
+namespace {
+
+struct ForwardArgs {
+  const uint2 *ranges;
+  const uint32_t *point_list;
+  int W, H;
+  const float2 *means2D;
+  const float *features;
+  const float4 *conic_opacity;
+  const float *depths;
+  const float *bg_color;
+  float *final_T;
+  uint32_t *n_contrib;
+  float *out_color;
+  float *invdepth; // nullptr: no depth output
+};
+
+// --- 4.1: the original kernel on tiles from a pool --------------------------
+
+// FORWARD::renderCUDA's body for 16x16 tile `tile` (block 16x16), unchanged
+// but for where the tile comes from.
+template <uint32_t CHANNELS>
+__device__ void renderOriginalTile(const ForwardArgs &a, uint32_t tile) {
+  const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
+  const uint2 pix_min = {(tile % horizontal_blocks) * BLOCK_X,
+                         (tile / horizontal_blocks) * BLOCK_Y};
+  const uint2 pix = {pix_min.x + threadIdx.x, pix_min.y + threadIdx.y};
+  const uint32_t pix_id = a.W * pix.y + pix.x;
+  const float2 pixf = {(float)pix.x, (float)pix.y};
+  const int rank = threadIdx.y * BLOCK_X + threadIdx.x;
+  const bool inside = pix.x < a.W && pix.y < a.H;
+  bool done = !inside;
+
+  const uint2 range = a.ranges[tile];
+  const int rounds = ((range.y - range.x + BLOCK_SIZE - 1) / BLOCK_SIZE);
+  int toDo = range.y - range.x;
+
+  __shared__ int collected_id[BLOCK_SIZE];
+  __shared__ float2 collected_xy[BLOCK_SIZE];
+  __shared__ float4 collected_conic_opacity[BLOCK_SIZE];
+
+  float T = 1.0f;
+  uint32_t contributor = 0;
+  uint32_t last_contributor = 0;
+  float C[CHANNELS] = {0};
+  float expected_invdepth = 0.0f;
+
+  for (int i = 0; i < rounds; i++, toDo -= BLOCK_SIZE) {
+    int num_done = __syncthreads_count(done);
+    if (num_done == BLOCK_SIZE)
+      break;
+    int progress = i * BLOCK_SIZE + rank;
+    if (range.x + progress < range.y) {
+      int coll_id = a.point_list[range.x + progress];
+      collected_id[rank] = coll_id;
+      collected_xy[rank] = a.means2D[coll_id];
+      collected_conic_opacity[rank] = a.conic_opacity[coll_id];
+    }
+    __syncthreads();
+    for (int j = 0; !done && j < min(BLOCK_SIZE, toDo); j++) {
+      contributor++;
+      float2 xy = collected_xy[j];
+      float2 d = {xy.x - pixf.x, xy.y - pixf.y};
+      float4 con_o = collected_conic_opacity[j];
+      float power = -0.5f * (con_o.x * d.x * d.x + con_o.z * d.y * d.y) -
+                    con_o.y * d.x * d.y;
+      if (power > 0.0f)
+        continue;
+      float alpha = min(0.99f, con_o.w * exp(power));
+      if (alpha < 1.0f / 255.0f)
+        continue;
+      float test_T = T * (1 - alpha);
+      if (test_T < 0.0001f) {
+        done = true;
+        continue;
+      }
+      for (int ch = 0; ch < CHANNELS; ch++)
+        C[ch] += a.features[collected_id[j] * CHANNELS + ch] * alpha * T;
+      if (a.invdepth)
+        expected_invdepth += (1 / a.depths[collected_id[j]]) * alpha * T;
+      T = test_T;
+      last_contributor = contributor;
+    }
+  }
+
+  if (inside) {
+    a.final_T[pix_id] = T;
+    a.n_contrib[pix_id] = last_contributor;
+    for (int ch = 0; ch < CHANNELS; ch++)
+      a.out_color[ch * a.H * a.W + pix_id] = C[ch] + T * a.bg_color[ch];
+    if (a.invdepth)
+      a.invdepth[pix_id] = expected_invdepth;
+  }
+}
+
+template <uint32_t CHANNELS>
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    renderDynamicTiles(ForwardArgs a, distwar::TileQueue *queue,
+                       const uint32_t *order, uint32_t tiles) {
+  distwar::forEachTile(queue, tiles, [&](uint32_t t) {
+    renderOriginalTile<CHANNELS>(a, order[t]);
+  });
+}
+
+// --- 4.2: a warp per pixel ---------------------------------------------------
+
+// What one lane holds of the Gaussian at one position of a tile's list.
+struct Splat {
+  int id; // -1: past the end of the list
+  float2 xy;
+  float4 con_o;
+};
+
+__device__ __forceinline__ Splat loadSplat(const ForwardArgs &a, uint32_t j,
+                                           uint32_t end) {
+  Splat s{-1, {0, 0}, {0, 0, 0, 0}};
+  if (j < end) {
+    s.id = a.point_list[j];
+    s.xy = a.means2D[s.id];
+    s.con_o = a.conic_opacity[s.id];
+  }
+  return s;
+}
+
+// The pixel's alpha for `s`, or 0 where the original skips it (power > 0,
+// alpha < 1/255), in the original's arithmetic.
+__device__ __forceinline__ float blendAlpha(const Splat &s, float2 pixf) {
+  if (s.id < 0)
+    return 0.0f;
+  const float2 d = {s.xy.x - pixf.x, s.xy.y - pixf.y};
+  const float power =
+      -0.5f * (s.con_o.x * d.x * d.x + s.con_o.z * d.y * d.y) -
+      s.con_o.y * d.x * d.y;
+  if (power > 0.0f)
+    return 0.0f;
+  const float alpha = min(0.99f, s.con_o.w * exp(power));
+  return alpha < 1.0f / 255.0f ? 0.0f : alpha;
+}
+
+// One pixel by the whole warp: lane l blends the Gaussian at position
+// base + l of the tile's list, 32 positions per step. The transmittance in
+// front of each lane's Gaussian is the running T times the prefix product of
+// (1 - alpha); the first lane whose Gaussian would take T under 1e-4 stops
+// the pixel there, as the original's `done` does. Each lane sums its own
+// share of the colour; the shares are added at the end. Warp-uniform
+// throughout: every branch depends on votes or broadcasts only.
+template <uint32_t CHANNELS>
+__device__ void renderPixelByWarp(const ForwardArgs &a, uint2 range,
+                                  uint2 pix) {
+  const unsigned lane = laneIndex();
+  const float2 pixf = {(float)pix.x, (float)pix.y};
+  float T = 1.0f;
+  uint32_t last_contributor = 0;
+  float C[CHANNELS] = {0};
+  float expected_invdepth = 0.0f;
+  Splat next = loadSplat(a, range.x + lane, range.y);
+  for (uint32_t base = range.x; base < range.y; base += kWarpLanes) {
+    // The next step's loads go out before this step's arithmetic.
+    const Splat s = next;
+    next = loadSplat(a, base + kWarpLanes + lane, range.y);
+    const float alpha = blendAlpha(s, pixf);
+    const bool blends = alpha > 0.0f;
+    if (!__any_sync(kFullWarp, blends))
+      continue;
+    const float through = inclusiveProduct(1.0f - alpha, lane);
+    const float test_T = T * through;
+    const float front = T * exclusiveOf(through, lane, 1.0f);
+    const unsigned stops = __ballot_sync(kFullWarp, blends && test_T < 0.0001f);
+    const int stop = stops ? __ffs(stops) - 1 : kWarpLanes;
+    const bool contributes = blends && int(lane) < stop;
+    if (contributes) {
+      const float w = alpha * front;
+      for (int ch = 0; ch < CHANNELS; ch++)
+        C[ch] += a.features[s.id * CHANNELS + ch] * w;
+      if (a.invdepth)
+        expected_invdepth += (1 / a.depths[s.id]) * w;
+    }
+    const unsigned contributors = __ballot_sync(kFullWarp, contributes);
+    if (contributors)
+      last_contributor = base - range.x + 32 - __clz(contributors);
+    if (stops) {
+      T = __shfl_sync(kFullWarp, front, stop);
+      break;
+    }
+    T = __shfl_sync(kFullWarp, test_T, kWarpLanes - 1);
+  }
+  for (int ch = 0; ch < CHANNELS; ch++)
+    C[ch] = warpSum(C[ch]);
+  expected_invdepth = warpSum(expected_invdepth);
+  if (lane == 0) {
+    const uint32_t pix_id = a.W * pix.y + pix.x;
+    a.final_T[pix_id] = T;
+    a.n_contrib[pix_id] = last_contributor;
+    for (int ch = 0; ch < CHANNELS; ch++)
+      a.out_color[ch * a.H * a.W + pix_id] = C[ch] + T * a.bg_color[ch];
+    if (a.invdepth)
+      a.invdepth[pix_id] = expected_invdepth;
+  }
+}
+
+// A block per 16x16 tile as the original; warp w renders rows 2w and 2w + 1,
+// one pixel after the other.
+template <uint32_t CHANNELS>
+__global__ void __launch_bounds__(BLOCK_SIZE)
+    renderGaussianWise(ForwardArgs a) {
+  const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
+  const uint2 range = a.ranges[blockIdx.y * horizontal_blocks + blockIdx.x];
+  const unsigned warp = threadIdx.x / kWarpLanes;
+  for (int k = 0; k < kWarpLanes; ++k) {
+    const uint2 pix = {blockIdx.x * BLOCK_X + k % BLOCK_X,
+                       blockIdx.y * BLOCK_Y + 2 * warp + k / BLOCK_X};
+    if (pix.x < a.W && pix.y < a.H)
+      renderPixelByWarp<CHANNELS>(a, range, pix);
+  }
+}
+
+// --- 4.3: a warp per pixel, blocks drawing a few pixels ----------------------
+
+// Pool tile t is piece t % pieces of 16x16 tile order[t / pieces]; a piece is
+// TW x TH pixels, one per warp of the block.
+template <uint32_t CHANNELS, int TW, int TH>
+__global__ void __launch_bounds__(TW *TH *kWarpLanes)
+    renderFineGrained(ForwardArgs a, distwar::TileQueue *queue,
+                      const uint32_t *order, uint32_t tiles) {
+  static_assert(BLOCK_X % TW == 0 && BLOCK_Y % TH == 0,
+                "pieces must tile a 16x16 tile");
+  constexpr uint32_t kAcross = BLOCK_X / TW;
+  constexpr uint32_t kPieces = kAcross * (BLOCK_Y / TH);
+  const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
+  const unsigned warp = threadIdx.x / kWarpLanes;
+  distwar::forEachTile(queue, tiles * kPieces, [&](uint32_t t) {
+    const uint32_t tile = order[t / kPieces], piece = t % kPieces;
+    const uint2 pix = {
+        (tile % horizontal_blocks) * BLOCK_X + (piece % kAcross) * TW +
+            warp % TW,
+        (tile / horizontal_blocks) * BLOCK_Y + (piece / kAcross) * TH +
+            warp / TW};
+    if (pix.x < a.W && pix.y < a.H)
+      renderPixelByWarp<CHANNELS>(a, a.ranges[tile], pix);
+  });
+}
+
+ForwardArgs forwardArgs(GaussianDeviceScene &d) {
+  return {d.bins.ranges.data(),  d.bins.point_list.data(),
+          d.W,                   d.H,
+          d.means2D.data(),      d.colors.data(),
+          d.conic_opacity.data(), d.depths.data(),
+          d.bg_color.data(),     d.final_T.data(),
+          d.n_contrib.data(),    d.out_color.data(),
+          d.out_invdepth.data()};
+}
+
+template <int TW, int TH>
+void launchFineGrained(const ForwardArgs &a, TilePool &pool,
+                       cudaStream_t stream) {
+  constexpr int kThreads = TW * TH * kWarpLanes;
+  auto kernel = renderFineGrained<NUM_CHANNELS, TW, TH>;
+  const unsigned tiles = unsigned(pool.tiles());
+  const unsigned pieces = tiles * (BLOCK_X / TW) * (BLOCK_Y / TH);
+  kernel<<<distwar::cachedPersistentBlocks(kernel, kThreads, 0, pieces), kThreads, 0, stream>>>(
+      a, pool.queue(), pool.order(), tiles);
+}
+
+} // namespace
+
+const std::vector<ForwardKernel> &allForwardKernels() {
+  static const std::vector<ForwardKernel> all = {
+      ForwardKernel::kOriginal, ForwardKernel::kDynamicTiles,
+      ForwardKernel::kGaussianWise, ForwardKernel::kFineGrained2x2,
+      ForwardKernel::kFineGrained4x2};
+  return all;
+}
+
+const char *name(ForwardKernel k) {
+  switch (k) {
+  case ForwardKernel::kOriginal:
+    return "original";
+  case ForwardKernel::kDynamicTiles:
+    return "dynamic-tiles";
+  case ForwardKernel::kGaussianWise:
+    return "gaussian-wise";
+  case ForwardKernel::kFineGrained2x2:
+    return "fine-2x2";
+  case ForwardKernel::kFineGrained4x2:
+    return "fine-4x2";
+  }
+  return "?";
+}
+
+void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
+                   cudaStream_t stream) {
+  const ForwardArgs a = forwardArgs(d);
+  const dim3 grid = tileGrid(d.W, d.H);
+  const bool dynamic =
+      k != ForwardKernel::kOriginal && k != ForwardKernel::kGaussianWise;
+  assert((!dynamic || pool.tiles() == size_t(grid.x) * grid.y) &&
+         "orderHeavyFirst() after binning, before a dynamic kernel");
+  (void)dynamic;
+  switch (k) {
+  case ForwardKernel::kOriginal:
+    d.forward(stream);
+    return;
+  case ForwardKernel::kDynamicTiles: {
+    auto kernel = renderDynamicTiles<NUM_CHANNELS>;
+    const unsigned tiles = unsigned(pool.tiles());
+    kernel<<<distwar::cachedPersistentBlocks(kernel, BLOCK_SIZE, 0, tiles),
+             dim3(BLOCK_X, BLOCK_Y, 1), 0, stream>>>(a, pool.queue(),
+                                                    pool.order(), tiles);
+    break;
+  }
+  case ForwardKernel::kGaussianWise:
+    renderGaussianWise<NUM_CHANNELS><<<grid, BLOCK_SIZE, 0, stream>>>(a);
+    break;
+  case ForwardKernel::kFineGrained2x2:
+    launchFineGrained<2, 2>(a, pool, stream);
+    break;
+  case ForwardKernel::kFineGrained4x2:
+    launchFineGrained<4, 2>(a, pool, stream);
+    break;
+  }
+  DWK_CHECK(cudaGetLastError());
+}
+
+} // namespace dwk

@@ -1,0 +1,350 @@
+// GPU correctness of the load-balanced 3DGS render kernels
+// (gaussians_balance.h) against float64 and against the original kernels.
+//
+//   distwar_balance_gpu_test [--small] [seed]
+//
+// Fresh scenes each run (the seed, printed, reproduces a run). Forward: every
+// output of every pixel is poisoned (NaN, UINT_MAX) before each launch and
+// each kernel runs three times in a row on one tile queue (its counter must
+// come back to zero by itself), then every pixel is checked: n_contrib
+// exactly, final_T, colour and inverse depth each within 1e-4 of float64
+// (relative, at least 1 in the scale) and within 1e-5 in relative L2 over
+// the image. Backward: every gradient field against float64 (relative L2
+// 1e-5), with and without the depth loss. On the large presets, against the
+// original kernels instead: the dynamic-tiles forward bit for bit, the
+// warp-per-pixel ones up to rounding (a pixel whose transmittance lands
+// within rounding of the 1e-4 cut-off may stop one Gaussian apart: at most
+// 1 pixel in 10^4); gradients within the reordering noise of the original
+// itself (four more launches of it), as kernels_test.cpp measures it.
+// --small: the tiny scenes only, for compute-sanitizer.
+#include "gaussians_balance.h"
+#include "gaussians_reference.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace dwk;
+
+namespace {
+
+constexpr double kTolerance = 1e-5;
+constexpr double kPixelTolerance = 1e-4;
+constexpr int kLaunches = 3;
+constexpr int kPlainReruns = 4;
+constexpr double kReorderMargin = 4;
+
+int passed = 0, failed = 0;
+
+void expect(bool ok, const std::string &what) {
+  if (ok) {
+    ++passed;
+  } else {
+    ++failed;
+    std::printf("FAIL: %s\n", what.c_str());
+  }
+}
+
+// Element k of a field: data[k * stride + offset].
+template <typename T> struct Field {
+  const std::vector<T> *data;
+  size_t stride, offset;
+  size_t size() const { return data->size() / stride; }
+  double operator[](size_t k) const {
+    return double((*data)[k * stride + offset]);
+  }
+};
+template <typename T>
+Field<T> field(const std::vector<T> &v, size_t stride = 1, size_t offset = 0) {
+  return {&v, stride, offset};
+}
+
+// Relative L2 error; NaN (as poison reads) when any element is not finite.
+template <typename G, typename W>
+double relL2(const Field<G> &got, const Field<W> &want) {
+  double err = 0, norm = 0;
+  for (size_t k = 0; k < got.size(); ++k) {
+    if (!std::isfinite(got[k]))
+      return NAN;
+    err += (got[k] - want[k]) * (got[k] - want[k]);
+    norm += want[k] * want[k];
+  }
+  return norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
+}
+
+template <typename G, typename W>
+void expectClose(const Field<G> &got, const Field<W> &want,
+                 const std::string &what, double tolerance = kTolerance) {
+  const double rel = got.size() == want.size() ? relL2(got, want) : NAN;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, ": rel L2 %.3g (tolerance %.3g) over %zu",
+                rel, tolerance, got.size());
+  expect(rel <= tolerance, what + buf);
+}
+
+// Every pixel within kPixelTolerance (relative, at least 1 in the scale)
+// and the image within kTolerance in relative L2.
+template <typename W>
+void expectPixels(const std::vector<float> &got, const std::vector<W> &want,
+                  const std::string &what) {
+  size_t bad = got.size() == want.size() ? 0 : got.size() + 1;
+  for (size_t k = 0; k < got.size() && k < want.size(); ++k) {
+    const double w = double(want[k]);
+    if (!(std::fabs(got[k] - w) <= kPixelTolerance * std::max(1.0, std::fabs(w))))
+      ++bad;
+  }
+  expect(bad == 0, what + ": " + std::to_string(bad) + " of " +
+                       std::to_string(want.size()) + " pixels off");
+  expectClose(field(got), field(want), what);
+}
+
+size_t countDiffering(const std::vector<uint32_t> &a,
+                      const std::vector<uint32_t> &b) {
+  size_t n = a.size() == b.size() ? 0 : a.size() + b.size();
+  for (size_t k = 0; k < a.size() && k < b.size(); ++k)
+    n += a[k] != b[k];
+  return n;
+}
+
+struct ForwardOutputs {
+  std::vector<float> final_T, color, invdepth;
+  std::vector<uint32_t> n_contrib;
+};
+
+// kLaunches launches on poisoned outputs; the outputs of each are checked
+// by `check`.
+template <typename Check>
+void runForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
+                const Check &check) {
+  for (int launch = 1; launch <= kLaunches; ++launch) {
+    d.poisonForwardOutputs();
+    renderForward(d, k, pool, 0);
+    DWK_CHECK(cudaDeviceSynchronize());
+    check(ForwardOutputs{d.final_T.download(), d.out_color.download(),
+                         d.out_invdepth.download(), d.n_contrib.download()},
+          " launch " + std::to_string(launch));
+  }
+}
+
+// --- Gradients ---------------------------------------------------------------
+
+struct Grads {
+  std::vector<float> mean2D, conic, opacity, colors, invdepths;
+};
+
+std::vector<float> flat3(const std::vector<float3> &v) {
+  std::vector<float> out;
+  for (const float3 &e : v)
+    out.insert(out.end(), {e.x, e.y, e.z});
+  return out;
+}
+std::vector<float> flat4(const std::vector<float4> &v) {
+  std::vector<float> out;
+  for (const float4 &e : v)
+    out.insert(out.end(), {e.x, e.y, e.z, e.w});
+  return out;
+}
+
+Grads runBackward(GaussianDeviceScene &d, BackwardKernel k, TilePool &pool,
+                  bool with_depth) {
+  d.zeroGradients();
+  renderBackward(d.backwardArgs(with_depth), k, pool, 0);
+  DWK_CHECK(cudaDeviceSynchronize());
+  return {flat3(d.dL_dmean2D.download()), flat4(d.dL_dconic2D.download()),
+          d.dL_dopacity.download(), d.dL_dcolors.download(),
+          d.dL_dinvdepths.download()};
+}
+
+// The compared fields of one gradient set, named, in a fixed order (the
+// .z members of mean2D and conic are unused: checked zero separately).
+template <typename T> struct GradFields {
+  const std::vector<T> &mean2D, &conic, &opacity, &colors, &invdepths;
+
+  std::vector<std::pair<std::string, Field<T>>> list(bool with_depth) const {
+    std::vector<std::pair<std::string, Field<T>>> out = {
+        {"dL_dmean2D.x", field(mean2D, 3, 0)},
+        {"dL_dmean2D.y", field(mean2D, 3, 1)},
+        {"dL_dconic2D.x", field(conic, 4, 0)},
+        {"dL_dconic2D.y", field(conic, 4, 1)},
+        {"dL_dconic2D.w", field(conic, 4, 3)},
+        {"dL_dopacity", field(opacity)}};
+    for (int ch = 0; ch < NUM_CHANNELS; ++ch)
+      out.push_back({"dL_dcolors[" + std::to_string(ch) + "]",
+                     field(colors, NUM_CHANNELS, ch)});
+    if (with_depth)
+      out.push_back({"dL_dinvdepths", field(invdepths)});
+    return out;
+  }
+};
+
+GradFields<float> fieldsOf(const Grads &g) {
+  return {g.mean2D, g.conic, g.opacity, g.colors, g.invdepths};
+}
+
+// Field by field; `tolerance(i)` is the i-th field's (GradFields order).
+template <typename W, typename Tol>
+void compareGrads(const Grads &got, const GradFields<W> &want, bool with_depth,
+                  const std::string &what, const Tol &tolerance) {
+  const auto g = fieldsOf(got).list(with_depth);
+  const auto w = want.list(with_depth);
+  for (size_t i = 0; i < g.size(); ++i)
+    expectClose(g[i].second, w[i].second, what + " " + g[i].first,
+                tolerance(i));
+  size_t nonzero = 0;
+  for (size_t k = 0; k < got.mean2D.size() / 3; ++k)
+    nonzero += got.mean2D[3 * k + 2] != 0 || got.conic[4 * k + 2] != 0;
+  for (size_t k = 0; !with_depth && k < got.invdepths.size(); ++k)
+    nonzero += got.invdepths[k] != 0;
+  expect(nonzero == 0, what + " unused members: " + std::to_string(nonzero) +
+                           " nonzero");
+}
+
+// --- Against float64 ---------------------------------------------------------
+
+void checkForwardAgainstReference(GaussianDeviceScene &d, TilePool &pool,
+                                  const GaussianForwardReference &ref,
+                                  const std::string &base) {
+  for (ForwardKernel k : allForwardKernels()) {
+    const std::string what = base + " forward " + name(k);
+    runForward(d, k, pool, [&](const ForwardOutputs &o, const std::string &l) {
+      const size_t differ = countDiffering(o.n_contrib, ref.n_contrib);
+      expect(differ == 0, what + l + " n_contrib: " + std::to_string(differ) +
+                              " pixels differ");
+      expectPixels(o.final_T, ref.final_T, what + l + " final_T");
+      expectPixels(o.color, ref.color, what + l + " color");
+      expectPixels(o.invdepth, ref.invdepth, what + l + " invdepth");
+    });
+  }
+}
+
+void checkAgainstReference(const char *preset, uint64_t seed) {
+  GaussianScene scene = makeGaussianScene(*findGaussianPreset(preset), seed);
+  const int nudged = removeAmbiguousDecisions(scene);
+  const GaussianForwardReference ref = gaussianForwardReference(scene);
+  std::printf("gaussians/%s: %d Gaussians, %d opacity nudges\n", preset,
+              scene.P, nudged);
+  GaussianDeviceScene d(scene);
+  TilePool pool;
+  d.bin();
+  pool.orderHeavyFirst(d.bins, d.W, d.H, 0);
+  const std::string base = std::string("gaussians/") + preset;
+  checkForwardAgainstReference(d, pool, ref, base);
+  d.forward();
+  DWK_CHECK(cudaDeviceSynchronize());
+  for (bool with_depth : {true, false}) {
+    const GaussianGradientReference g =
+        gaussianBackwardReference(scene, ref, with_depth);
+    const GradFields<double> want{g.mean2D, g.conic, g.opacity, g.colors,
+                                  g.invdepths};
+    for (BackwardKernel k : allBackwardKernels())
+      compareGrads(runBackward(d, k, pool, with_depth), want, with_depth,
+                   base + " backward " + name(k) +
+                       (with_depth ? " +depth" : "") + " vs float64",
+                   [](size_t) { return kTolerance; });
+  }
+}
+
+// --- Against the original kernels --------------------------------------------
+
+// The share of pixels allowed to stop one Gaussian apart (see the top).
+constexpr double kStopShare = 1e-4;
+
+void checkForwardAgainstOriginal(GaussianDeviceScene &d, TilePool &pool,
+                                 const std::string &base) {
+  d.poisonForwardOutputs();
+  d.forward();
+  DWK_CHECK(cudaDeviceSynchronize());
+  const ForwardOutputs want{d.final_T.download(), d.out_color.download(),
+                            d.out_invdepth.download(), d.n_contrib.download()};
+  for (ForwardKernel k : allForwardKernels()) {
+    if (k == ForwardKernel::kOriginal)
+      continue;
+    const std::string what = base + " forward " + name(k) + " vs original";
+    const bool exact = k == ForwardKernel::kDynamicTiles;
+    runForward(d, k, pool, [&](const ForwardOutputs &o, const std::string &l) {
+      const size_t differ = countDiffering(o.n_contrib, want.n_contrib);
+      if (exact) {
+        expect(differ == 0 && o.final_T == want.final_T &&
+                   o.color == want.color && o.invdepth == want.invdepth,
+               what + l + ": not bit for bit (" + std::to_string(differ) +
+                   " n_contrib differ)");
+        return;
+      }
+      expect(differ <= kStopShare * want.n_contrib.size(),
+             what + l + " n_contrib: " + std::to_string(differ) +
+                 " pixels differ");
+      expectClose(field(o.final_T), field(want.final_T), what + l + " final_T");
+      expectClose(field(o.color), field(want.color), what + l + " color");
+      expectClose(field(o.invdepth), field(want.invdepth),
+                  what + l + " invdepth");
+    });
+  }
+}
+
+void checkAgainstOriginal(const char *preset, uint64_t seed) {
+  const GaussianScene scene =
+      makeGaussianScene(*findGaussianPreset(preset), seed);
+  GaussianDeviceScene d(scene);
+  TilePool pool;
+  d.bin();
+  pool.orderHeavyFirst(d.bins, d.W, d.H, 0);
+  const std::string base = std::string("gaussians/") + preset;
+  checkForwardAgainstOriginal(d, pool, base);
+  d.forward();
+  const Grads want = runBackward(d, BackwardKernel::kOriginal, pool, true);
+  // Field i's tolerance: the original's own largest reordering difference
+  // over kPlainReruns more launches.
+  const auto w = fieldsOf(want).list(true);
+  std::vector<double> noise(w.size(), 0);
+  for (int rerun = 0; rerun < kPlainReruns; ++rerun) {
+    const Grads again = runBackward(d, BackwardKernel::kOriginal, pool, true);
+    const auto a = fieldsOf(again).list(true);
+    for (size_t i = 0; i < w.size(); ++i)
+      noise[i] = std::max(noise[i], relL2(a[i].second, w[i].second));
+  }
+  for (BackwardKernel k : allBackwardKernels()) {
+    if (k == BackwardKernel::kOriginal)
+      continue;
+    compareGrads(runBackward(d, k, pool, true), fieldsOf(want), true,
+                 base + " backward " + name(k) + " vs original",
+                 [&](size_t i) {
+                   return std::max(kTolerance, kReorderMargin * noise[i]);
+                 });
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("SKIPPED: no CUDA device\n");
+    return 0;
+  }
+  bool small = false;
+  uint64_t seed =
+      uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--small") == 0)
+      small = true;
+    else
+      seed = std::strtoull(argv[i], nullptr, 0);
+  }
+  std::printf("seed %llu (rerun: %s%s %llu)\n", (unsigned long long)seed,
+              argv[0], small ? " --small" : "", (unsigned long long)seed);
+  checkAgainstReference("tiny", seed);
+  checkAgainstReference("tiny-severe", seed + 1);
+  if (!small) {
+    checkAgainstOriginal("severe", seed + 2);
+    checkAgainstOriginal("medium-clustered", seed + 3);
+    checkAgainstOriginal("early", seed + 4);
+  }
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
