@@ -1,0 +1,297 @@
+// The benchmark of the load-balanced 3DGS render (kernels/gaussians_balance.h,
+// docs/BALANCING.md): per scene preset, every forward and every backward
+// kernel against the original, interleaved in one process on one device,
+// and each kernel's registers and occupancy. Prints tables and writes JSON
+// (bench/RESULTS.md, "Load balance across tiles", says how it is run).
+//
+//   distwar_balance_bench [--out results.json] [--reps 9] [--cases a,b,...]
+//                         [--seed 1]
+//
+// Method: the scene is binned and its tiles ordered once; one warm-up round,
+// then `reps` rounds, each launching every kernel once (the gradients zeroed
+// before each backward, untimed), CUDA-event timing, the median reported. A
+// kernel is first launched once untimed when the previous launch was another
+// kernel's. Speedup = t_original / t_kernel, within one process and device.
+#include "gaussians_balance.h"
+#include "kernel_resources.h"
+#include "tiles.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace dwk;
+
+namespace {
+
+const std::vector<std::string> kDefaultCases = {
+    "small", "medium", "large", "medium-uniform", "medium-clustered",
+    "early", "late", "severe"};
+
+struct Timer {
+  cudaEvent_t start, stop;
+  Timer() {
+    DWK_CHECK(cudaEventCreate(&start));
+    DWK_CHECK(cudaEventCreate(&stop));
+  }
+  ~Timer() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  template <typename F> float time(F &&f) {
+    DWK_CHECK(cudaEventRecord(start));
+    f();
+    DWK_CHECK(cudaEventRecord(stop));
+    DWK_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    DWK_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+  }
+};
+
+double median(std::vector<float> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// One timed configuration: `prepare` runs untimed before each launch.
+struct Run {
+  std::string name;
+  std::function<void()> prepare, launch;
+  std::vector<float> ms;
+};
+
+// Every run once per round, rounds interleaved; round 0 warms up. A run
+// whose launch follows another run's is launched once untimed first (the
+// first launch of a kernel after another's is microseconds slower).
+void timeInterleaved(std::vector<Run> &runs, int reps, Timer &timer) {
+  for (int round = 0; round <= reps; ++round) {
+    for (Run &r : runs) {
+      r.prepare();
+      r.launch();
+      r.prepare();
+      const float ms = timer.time(r.launch);
+      if (round > 0)
+        r.ms.push_back(ms);
+    }
+  }
+}
+
+// How unevenly the tiles' lists are filled.
+struct ListStats {
+  double mean = 0;
+  uint32_t max = 0;
+  int heavy = 0; // tiles with more than 8 times the mean
+};
+
+ListStats listStats(const TileBins &bins) {
+  const std::vector<uint2> ranges = bins.ranges.download();
+  ListStats s;
+  for (const uint2 &r : ranges) {
+    s.mean += r.y - r.x;
+    s.max = std::max(s.max, r.y - r.x);
+  }
+  s.mean /= std::max<size_t>(1, ranges.size());
+  for (const uint2 &r : ranges)
+    s.heavy += (r.y - r.x) > 8 * s.mean;
+  return s;
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// {"kernel": {"registers": ..., ...}, ...} of one launcher per kernel.
+std::string resourcesJson(
+    const std::vector<std::pair<std::string, dwk_bench::LaunchResources>>
+        &all) {
+  std::ostringstream json;
+  json << "{";
+  for (size_t i = 0; i < all.size(); ++i) {
+    const dwk_bench::LaunchResources &r = all[i].second;
+    json << (i ? ", " : "") << jsonString(all[i].first) << ": ";
+    if (r.kernels.empty()) {
+      json << "{\"error\": " << jsonString(r.error) << "}";
+      continue;
+    }
+    const dwk_bench::KernelResources &k = r.kernels.back();
+    json << "{\"registers\": " << k.registers
+         << ", \"local_bytes\": " << k.localBytes
+         << ", \"shared_bytes\": " << k.sharedBytes
+         << ", \"threads\": " << k.threads
+         << ", \"blocks_per_sm\": " << k.blocksPerSM
+         << ", \"occupancy\": " << k.occupancy << "}";
+  }
+  return json.str() + "}";
+}
+
+void printResources(
+    const std::vector<std::pair<std::string, dwk_bench::LaunchResources>>
+        &all) {
+  for (const auto &entry : all) {
+    if (entry.second.kernels.empty()) {
+      std::printf("    %-26s error: %s\n", entry.first.c_str(),
+                  entry.second.error.c_str());
+      continue;
+    }
+    const dwk_bench::KernelResources &k = entry.second.kernels.back();
+    std::printf("    %-26s %4d regs %5zu local %6zu smem %4d threads %3d "
+                "blocks/SM %5.1f%% occupancy\n",
+                entry.first.c_str(), k.registers, k.localBytes, k.sharedBytes,
+                k.threads, k.blocksPerSM, 100 * k.occupancy);
+  }
+}
+
+// One preset: the forward kernels, then the backward kernels (on the
+// original forward's outputs, without the depth loss, as distwar_bench).
+std::string benchCase(const std::string &preset, uint64_t seed, int reps,
+                      Timer &timer) {
+  const GaussianPreset *p = findGaussianPreset(preset);
+  if (!p) {
+    std::fprintf(stderr, "distwar_balance_bench: unknown preset '%s'\n",
+                 preset.c_str());
+    std::exit(2);
+  }
+  GaussianDeviceScene d(makeGaussianScene(*p, seed));
+  TilePool pool;
+  d.bin();
+  pool.orderHeavyFirst(d.bins, d.W, d.H, 0);
+  d.forward();
+  DWK_CHECK(cudaDeviceSynchronize());
+  const ListStats lists = listStats(d.bins);
+
+  std::vector<Run> forward, backward;
+  for (ForwardKernel k : allForwardKernels())
+    forward.push_back({name(k), [] {}, [&d, &pool, k] {
+                         renderForward(d, k, pool, 0);
+                       }});
+  timeInterleaved(forward, reps, timer);
+  d.forward();
+  const GaussianBackwardArgs args = d.backwardArgs(false);
+  for (BackwardKernel k : allBackwardKernels())
+    backward.push_back({name(k), [&d] { d.zeroGradients(); },
+                        [&args, &pool, k] {
+                          renderBackward(args, k, pool, 0);
+                        }});
+  timeInterleaved(backward, reps, timer);
+
+  std::vector<std::pair<std::string, dwk_bench::LaunchResources>> resources;
+  for (ForwardKernel k : allForwardKernels())
+    resources.push_back(
+        {std::string("forward ") + name(k),
+         dwk_bench::queryLaunchResources(
+             [&](cudaStream_t s) { renderForward(d, k, pool, s); })});
+  for (BackwardKernel k : allBackwardKernels())
+    resources.push_back(
+        {std::string("backward ") + name(k),
+         dwk_bench::queryLaunchResources(
+             [&](cudaStream_t s) { renderBackward(args, k, pool, s); })});
+
+  std::printf("%s: %d Gaussians, %dx%d, %d pairs; list per tile: mean %.0f, "
+              "max %u (%.0fx), %d tiles over 8x the mean\n",
+              preset.c_str(), d.P, d.W, d.H, d.bins.num_rendered, lists.mean,
+              lists.max, lists.max / std::max(1.0, lists.mean), lists.heavy);
+  std::ostringstream json;
+  json << "{\"preset\": " << jsonString(preset) << ", \"gaussians\": " << d.P
+       << ", \"width\": " << d.W << ", \"height\": " << d.H
+       << ", \"pairs\": " << d.bins.num_rendered
+       << ", \"list_mean\": " << lists.mean << ", \"list_max\": " << lists.max
+       << ", \"heavy_tiles\": " << lists.heavy;
+  for (const std::vector<Run> *runs : {&forward, &backward}) {
+    const bool fwd = runs == &forward;
+    const double base = median((*runs)[0].ms);
+    std::printf("  %-8s", fwd ? "forward" : "backward");
+    json << ", \"" << (fwd ? "forward" : "backward") << "\": {";
+    for (size_t i = 0; i < runs->size(); ++i) {
+      const double ms = median((*runs)[i].ms);
+      std::printf("  %s %.3f ms (%.2fx)", (*runs)[i].name.c_str(), ms,
+                  base / ms);
+      json << (i ? ", " : "") << jsonString((*runs)[i].name)
+           << ": {\"ms\": " << ms << ", \"speedup\": " << base / ms << "}";
+    }
+    std::printf("\n");
+    json << "}";
+  }
+  printResources(resources);
+  json << ", \"resources\": " << resourcesJson(resources) << "}";
+  return json.str();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string out_path, case_list;
+  int reps = 9;
+  uint64_t seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc)
+      out_path = argv[++i];
+    else if (a == "--reps" && i + 1 < argc)
+      reps = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--cases" && i + 1 < argc)
+      case_list = argv[++i];
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 0);
+    else {
+      std::fprintf(stderr, "distwar_balance_bench: unknown argument '%s'\n",
+                   a.c_str());
+      return 2;
+    }
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("SKIPPED: no CUDA device\n");
+    return 0;
+  }
+  std::vector<std::string> cases = kDefaultCases;
+  if (!case_list.empty()) {
+    cases.clear();
+    std::stringstream ss(case_list);
+    for (std::string c; std::getline(ss, c, ',');)
+      cases.push_back(c);
+  }
+  cudaDeviceProp prop;
+  DWK_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  std::printf("device: %s, %d SMs; %s; median of %d launches after 1 "
+              "warm-up round\n",
+              prop.name, prop.multiProcessorCount, date, reps);
+  Timer timer;
+  std::ostringstream json;
+  json << "{\"device\": " << jsonString(prop.name)
+       << ", \"date\": " << jsonString(date) << ", \"reps\": " << reps
+       << ", \"seed\": " << seed << ", \"cases\": [";
+  for (size_t i = 0; i < cases.size(); ++i)
+    json << (i ? ",\n  " : "\n  ") << benchCase(cases[i], seed, reps, timer);
+  json << "\n]}\n";
+  if (!out_path.empty()) {
+    FILE *f = std::fopen(out_path.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "distwar_balance_bench: cannot write %s\n",
+                   out_path.c_str());
+      return 1;
+    }
+    std::fputs(json.str().c_str(), f);
+    std::fclose(f);
+    std::printf("wrote %s\n", out_path.c_str());
+  }
+  return 0;
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# On a GPU machine (no Clang needed: nothing here is rewritten): builds the
+# load-balanced 3DGS kernels, checks them (the tile queue, every kernel
+# against float64 and the original kernels, both under compute-sanitizer on
+# the small scenes) and benchmarks them.
+#
+#   bench/balance/run_gpu.sh <out-dir> [distwar_balance_bench arguments]
+#
+# Writes <out-dir>/{build.log,tiles.log,balance-test.log,sanitize.log,
+# bench.log,bench.json}; exits non-zero when a check fails.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=$(mkdir -p "${1:?output dir}" && cd "$1" && pwd)
+shift
+build=${DISTWAR_GPU_BUILD_DIR:-$root/build-gpu-balance}
+export PATH=$PATH:/usr/local/cuda/bin
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+  nvcc --version | tail -1
+} >"$out/device.txt" 2>&1
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DDISTWAR_BUILD_TOOL=OFF >"$out/build.log" 2>&1 &&
+  ninja -C "$build" -j"$(nproc)" distwar_tiles_gputest distwar_balance_gpu_test \
+    distwar_balance_bench >>"$out/build.log" 2>&1 ||
+  { tail -40 "$out/build.log"; exit 1; }
+status=0
+"$build/test/gpu/runtime/distwar_tiles_gputest" >"$out/tiles.log" 2>&1 || status=1
+echo "tiles: $(tail -1 "$out/tiles.log")"
+"$build/test/gpu/kernels/distwar_balance_gpu_test" >"$out/balance-test.log" 2>&1 || status=1
+grep FAIL "$out/balance-test.log" | head -20
+echo "balance: $(tail -1 "$out/balance-test.log")"
+: >"$out/sanitize.log"
+for tool in memcheck racecheck synccheck; do
+  for test in runtime/distwar_tiles_gputest kernels/distwar_balance_gpu_test; do
+    "$sanitizer" --tool "$tool" --error-exitcode 99 "$build/test/gpu/$test" --small \
+      >"$out/sanitize-run.log" 2>&1
+    rc=$?
+    echo "$tool ${test##*/}: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, ' "$out/sanitize-run.log" | tr '\n' ' ')" |
+      tee -a "$out/sanitize.log"
+    [ $rc -eq 0 ] || { status=1; head -30 "$out/sanitize-run.log" >>"$out/sanitize.log"; }
+  done
+done
+rm -f "$out/sanitize-run.log"
+"$build/bench/balance/distwar_balance_bench" --out "$out/bench.json" "$@" | tee "$out/bench.log"
+exit $status
