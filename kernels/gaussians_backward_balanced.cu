@@ -199,23 +199,50 @@ __device__ PixelState startPixel(const GaussianBackwardArgs &a,
   return p;
 }
 
+// What a pixel's step reads of one Gaussian; staged in shared memory.
+template <int N> struct StagedGaussians {
+  int id[N];
+  float2 xy[N];
+  float4 con_o[N];
+  float color[C][N];
+  float invdepth[N];
+
+  // Slot k gets the Gaussian at list position j (none where j is past
+  // `end`); the inverse depth only where the depth loss is on.
+  __device__ void stage(const GaussianBackwardArgs &a, int k, uint32_t j,
+                        uint32_t end) {
+    id[k] = -1;
+    if (j >= end)
+      return;
+    const int g = a.point_list[j];
+    id[k] = g;
+    xy[k] = a.means2D[g];
+    con_o[k] = a.conic_opacity[g];
+    for (int ch = 0; ch < C; ch++)
+      color[ch][k] = a.colors[g * C + ch];
+    if (a.dL_dinvdepths)
+      invdepth[k] = 1.f / a.depths[g];
+  }
+};
+
 // One step of 32 Gaussians for one pixel, back to front: lane l holds the
-// Gaussian at list position top - l (none where `mine` is false). Returns
-// whether the lane's Gaussian blends, with its gradients in `g`. The lanes'
-// transmittances and running colours come from one scan of affine maps
-// (warp_scan.cuh); the sequential recurrences of the original give the same
-// values up to rounding.
+// Gaussian in slot k + l of `s` (none where `mine` is false), the lanes in
+// the order the original visits them. Returns whether the lane's Gaussian
+// blends, with its gradients in `g`. The lanes' transmittances and running
+// colours come from one scan of affine maps (warp_scan.cuh); the sequential
+// recurrences of the original give the same values up to rounding.
+template <int N>
 __device__ bool backwardStep(const GaussianBackwardArgs &a, PixelState &p,
-                             float2 pixf, uint32_t j, bool mine,
-                             PairGradients &g) {
+                             float2 pixf, const StagedGaussians<N> &s, int k,
+                             bool mine, PairGradients &g) {
   const unsigned lane = laneIndex();
+  k += lane;
   float alpha = 0, G = 0, invd = 0, c[C] = {0};
   float2 d = {0, 0};
   float4 con_o = {0, 0, 0, 0};
   if (mine) {
-    const int id = a.point_list[j];
-    const float2 xy = a.means2D[id];
-    con_o = a.conic_opacity[id];
+    const float2 xy = s.xy[k];
+    con_o = s.con_o[k];
     d = {xy.x - pixf.x, xy.y - pixf.y};
     const float power = -0.5f * (con_o.x * d.x * d.x + con_o.z * d.y * d.y) -
                         con_o.y * d.x * d.y;
@@ -227,9 +254,9 @@ __device__ bool backwardStep(const GaussianBackwardArgs &a, PixelState &p,
     }
     if (alpha > 0) {
       for (int ch = 0; ch < C; ch++)
-        c[ch] = a.colors[id * C + ch];
+        c[ch] = s.color[ch][k];
       if (a.dL_dinvdepths)
-        invd = 1.f / a.depths[id];
+        invd = s.invdepth[k];
     }
   }
   const bool blends = alpha > 0;
@@ -300,49 +327,30 @@ template <int TW, int TH> struct Pieces {
   }
 };
 
-// Every lane adds its own Gaussian's gradients: 32 different addresses per
-// atomic instruction, none shared within the warp.
-template <int TW, int TH>
-__global__ void __launch_bounds__(TW *TH *kWarpLanes)
-    backwardFineGrained(GaussianBackwardArgs a, distwar::TileQueue *queue,
-                        const uint32_t *order, uint32_t tiles) {
-  using P = Pieces<TW, TH>;
-  const unsigned lane = laneIndex();
-  distwar::forEachTile(queue, tiles * P::kPerTile, [&](uint32_t t) {
-    uint32_t tile;
-    const uint2 pix = P::pixel(a, order, t, tile);
-    if (pix.x >= a.W || pix.y >= a.H)
-      return;
-    const uint32_t pix_id = a.W * pix.y + pix.x;
-    const uint2 range = a.ranges[tile];
-    const int last = a.n_contrib[pix_id];
-    PixelState p = startPixel(a, pix_id);
-    const float2 pixf = {(float)pix.x, (float)pix.y};
-    for (int top = last - 1; top >= 0; top -= kWarpLanes) {
-      const int pos = top - int(lane);
-      PairGradients g;
-      if (backwardStep(a, p, pixf, range.x + pos, pos >= 0, g)) {
-        const int id = a.point_list[range.x + pos];
-        for (int f = 0; f < kFields; f++)
-          if (float *addr = fieldAddress(a, f, id))
-            atomicAdd(addr, g.v[f]);
-      }
-    }
-  });
-}
-
 // The block's pixels share their 16x16 tile's list, so steps aligned to the
 // list (lane l at position 32 k + 31 - l in every warp) give lane l of every
-// warp the same Gaussian: the warps' gradients are summed per lane in shared
-// memory and each (Gaussian, field) gets one atomic per block instead of one
-// per pixel. Steps run to the block's longest pixel; a warp whose pixel is
-// done adds zeros. Two buffers, so one barrier per step.
-template <int TW, int TH>
-__global__ void __launch_bounds__(TW *TH *kWarpLanes)
-    backwardFineGrainedSummed(GaussianBackwardArgs a, distwar::TileQueue *queue,
-                              const uint32_t *order, uint32_t tiles) {
+// warp the same Gaussian: a batch of steps is staged in shared memory once
+// per block (one Gaussian per thread) instead of read once per pixel. Steps
+// run to the block's longest pixel; a warp whose pixel is done (or has not
+// reached the step) blends nothing in it.
+//
+// kSummed false: every lane adds its own Gaussian's gradients, 32 different
+// addresses per atomic instruction. kSummed true: the warps' gradients are
+// summed per lane in shared memory first, and each (Gaussian, field) gets
+// one atomic per block instead of one per pixel (two buffers, so one barrier
+// per step).
+// 32 warps per SM as the original backward: at most 64 registers.
+constexpr int kPieceThreadsPerSM = 1024;
+
+template <int TW, int TH, bool kSummed>
+__global__ void __launch_bounds__(TW *TH *kWarpLanes,
+                                  kPieceThreadsPerSM / (TW * TH * kWarpLanes))
+    backwardPieces(GaussianBackwardArgs a, distwar::TileQueue *queue,
+                   const uint32_t *order, uint32_t tiles) {
   using P = Pieces<TW, TH>;
-  __shared__ float sums[2][kFields][P::kWarps][kWarpLanes];
+  constexpr int kBatch = P::kWarps * kWarpLanes;
+  __shared__ StagedGaussians<kBatch> staged;
+  __shared__ float sums[kSummed ? 2 : 1][kFields][P::kWarps][kWarpLanes];
   __shared__ int lastOfWarp[P::kWarps];
   const unsigned lane = laneIndex(), warp = threadIdx.x / kWarpLanes;
   distwar::forEachTile(queue, tiles * P::kPerTile, [&](uint32_t t) {
@@ -360,27 +368,49 @@ __global__ void __launch_bounds__(TW *TH *kWarpLanes)
       longest = max(longest, lastOfWarp[w]);
     PixelState p = inside ? startPixel(a, pix_id) : PixelState{};
     const float2 pixf = {(float)pix.x, (float)pix.y};
+    const int top = (longest + kWarpLanes - 1) / kWarpLanes - 1;
     int buffer = 0;
-    for (int step = (longest - 1) / kWarpLanes; longest > 0 && step >= 0;
-         step--, buffer ^= 1) {
-      const int pos = step * kWarpLanes + kWarpLanes - 1 - int(lane);
+    for (int step = top; step >= 0; step--) {
+      const int k = (top - step) % P::kWarps;
+      if (k == 0) {
+        // Every warp is past the previous batch's last step (summed: its
+        // barrier; else this one).
+        if (!kSummed)
+          __syncthreads();
+        const int position = (step - int(warp)) * kWarpLanes + 31 - int(lane);
+        staged.stage(a, threadIdx.x, range.x + position,
+                     position >= 0 ? range.y : 0);
+        __syncthreads();
+      }
+      const int position = step * kWarpLanes + kWarpLanes - 1 - int(lane);
       PairGradients g;
-      const bool blends =
-          inside && backwardStep(a, p, pixf, range.x + pos, pos < last, g);
-      for (int f = 0; f < kFields; f++)
-        sums[buffer][f][warp][lane] = blends ? g.v[f] : 0.0f;
-      __syncthreads();
-      for (int k = threadIdx.x; k < kFields * kWarpLanes; k += blockDim.x) {
-        const int f = k / kWarpLanes, l = k % kWarpLanes;
-        float sum = 0;
-        for (int w = 0; w < P::kWarps; w++)
-          sum += sums[buffer][f][w][l];
-        if (sum == 0.0f)
-          continue;
-        const int id =
-            a.point_list[range.x + step * kWarpLanes + kWarpLanes - 1 - l];
-        if (float *addr = fieldAddress(a, f, id))
-          atomicAdd(addr, sum);
+      const bool blends = inside && backwardStep(a, p, pixf, staged,
+                                                 k * kWarpLanes, position < last,
+                                                 g);
+      if constexpr (!kSummed) {
+        if (blends) {
+          const int id = staged.id[k * kWarpLanes + lane];
+          for (int f = 0; f < kFields; f++)
+            if (float *addr = fieldAddress(a, f, id))
+              atomicAdd(addr, g.v[f]);
+        }
+      } else {
+        for (int f = 0; f < kFields; f++)
+          sums[buffer][f][warp][lane] = blends ? g.v[f] : 0.0f;
+        __syncthreads();
+        for (int i = threadIdx.x; i < kFields * kWarpLanes; i += blockDim.x) {
+          const int f = i / kWarpLanes, l = i % kWarpLanes;
+          float sum = 0;
+          for (int w = 0; w < P::kWarps; w++)
+            sum += sums[buffer][f][w][l];
+          // The next batch may overwrite `staged` now: the id comes from the
+          // list itself.
+          if (sum != 0.0f)
+            if (float *addr = fieldAddress(
+                    a, f, a.point_list[range.x + step * kWarpLanes + 31 - l]))
+              atomicAdd(addr, sum);
+        }
+        buffer ^= 1;
       }
     }
   });
@@ -437,11 +467,11 @@ void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
     break;
   }
   case BackwardKernel::kFineGrained:
-    launchPieces(backwardFineGrained<kTW, kTH>, kThreads,
+    launchPieces(backwardPieces<kTW, kTH, false>, kThreads,
                  Pieces<kTW, kTH>::kPerTile, a, pool, stream);
     break;
   case BackwardKernel::kFineGrainedSummed:
-    launchPieces(backwardFineGrainedSummed<kTW, kTH>, kThreads,
+    launchPieces(backwardPieces<kTW, kTH, true>, kThreads,
                  Pieces<kTW, kTH>::kPerTile, a, pool, stream);
     break;
   }

@@ -19,6 +19,7 @@ enum class ForwardKernel {
   kGaussianWise,    // a warp per pixel, lanes on Gaussians, static (4.2)
   kFineGrained2x2,  // a warp per pixel, blocks drawing 2x2 pixels (4.3)
   kFineGrained4x2,  // the same with 4x2 pixels per block
+  kFineGrained4x4,  // the same with 4x4 pixels per block
 };
 
 enum class BackwardKernel {

@@ -150,35 +150,36 @@ __device__ __forceinline__ float blendAlpha(const Splat &s, float2 pixf) {
   return alpha < 1.0f / 255.0f ? 0.0f : alpha;
 }
 
-// One pixel by the whole warp: lane l blends the Gaussian at position
-// base + l of the tile's list, 32 positions per step. The transmittance in
-// front of each lane's Gaussian is the running T times the prefix product of
+// One pixel rendered by the whole warp, 32 Gaussians per step: lane l
+// blends the Gaussian at list position first + l. The transmittance in front
+// of each lane's Gaussian is the running T times the prefix product of
 // (1 - alpha); the first lane whose Gaussian would take T under 1e-4 stops
 // the pixel there, as the original's `done` does. Each lane sums its own
-// share of the colour; the shares are added at the end. Warp-uniform
-// throughout: every branch depends on votes or broadcasts only.
-template <uint32_t CHANNELS>
-__device__ void renderPixelByWarp(const ForwardArgs &a, uint2 range,
-                                  uint2 pix) {
-  const unsigned lane = laneIndex();
-  const float2 pixf = {(float)pix.x, (float)pix.y};
+// share of the colour; write() adds the shares. Warp-uniform throughout:
+// every branch depends on votes or broadcasts only.
+template <uint32_t CHANNELS> struct WarpPixel {
+  float2 pixf;
   float T = 1.0f;
   uint32_t last_contributor = 0;
   float C[CHANNELS] = {0};
   float expected_invdepth = 0.0f;
-  Splat next = loadSplat(a, range.x + lane, range.y);
-  for (uint32_t base = range.x; base < range.y; base += kWarpLanes) {
-    // The next step's loads go out before this step's arithmetic.
-    const Splat s = next;
-    next = loadSplat(a, base + kWarpLanes + lane, range.y);
+
+  __device__ explicit WarpPixel(uint2 pix)
+      : pixf{(float)pix.x, (float)pix.y} {}
+
+  // One step; `first`: the list position (from the tile's start) of lane
+  // 0's Gaussian. True when the pixel is done.
+  __device__ bool step(const ForwardArgs &a, const Splat &s, uint32_t first) {
+    const unsigned lane = laneIndex();
     const float alpha = blendAlpha(s, pixf);
     const bool blends = alpha > 0.0f;
     if (!__any_sync(kFullWarp, blends))
-      continue;
+      return false;
     const float through = inclusiveProduct(1.0f - alpha, lane);
     const float test_T = T * through;
     const float front = T * exclusiveOf(through, lane, 1.0f);
-    const unsigned stops = __ballot_sync(kFullWarp, blends && test_T < 0.0001f);
+    const unsigned stops =
+        __ballot_sync(kFullWarp, blends && test_T < 0.0001f);
     const int stop = stops ? __ffs(stops) - 1 : kWarpLanes;
     const bool contributes = blends && int(lane) < stop;
     if (contributes) {
@@ -190,17 +191,19 @@ __device__ void renderPixelByWarp(const ForwardArgs &a, uint2 range,
     }
     const unsigned contributors = __ballot_sync(kFullWarp, contributes);
     if (contributors)
-      last_contributor = base - range.x + 32 - __clz(contributors);
-    if (stops) {
-      T = __shfl_sync(kFullWarp, front, stop);
-      break;
-    }
-    T = __shfl_sync(kFullWarp, test_T, kWarpLanes - 1);
+      last_contributor = first + 32 - __clz(contributors);
+    T = __shfl_sync(kFullWarp, stops ? front : test_T,
+                    stops ? stop : kWarpLanes - 1);
+    return stops != 0;
   }
-  for (int ch = 0; ch < CHANNELS; ch++)
-    C[ch] = warpSum(C[ch]);
-  expected_invdepth = warpSum(expected_invdepth);
-  if (lane == 0) {
+
+  // The pixel's outputs, as the original writes them.
+  __device__ void write(const ForwardArgs &a, uint2 pix) {
+    for (int ch = 0; ch < CHANNELS; ch++)
+      C[ch] = warpSum(C[ch]);
+    expected_invdepth = warpSum(expected_invdepth);
+    if (laneIndex() != 0)
+      return;
     const uint32_t pix_id = a.W * pix.y + pix.x;
     a.final_T[pix_id] = T;
     a.n_contrib[pix_id] = last_contributor;
@@ -209,6 +212,23 @@ __device__ void renderPixelByWarp(const ForwardArgs &a, uint2 range,
     if (a.invdepth)
       a.invdepth[pix_id] = expected_invdepth;
   }
+};
+
+// One pixel by the warp alone, its Gaussians read from global memory, the
+// next step's loads issued before this step's arithmetic.
+template <uint32_t CHANNELS>
+__device__ void renderPixelByWarp(const ForwardArgs &a, uint2 range,
+                                  uint2 pix) {
+  const unsigned lane = laneIndex();
+  WarpPixel<CHANNELS> p(pix);
+  Splat next = loadSplat(a, range.x + lane, range.y);
+  for (uint32_t base = range.x; base < range.y; base += kWarpLanes) {
+    const Splat s = next;
+    next = loadSplat(a, base + kWarpLanes + lane, range.y);
+    if (p.step(a, s, base - range.x))
+      break;
+  }
+  p.write(a, pix);
 }
 
 // A block per 16x16 tile as the original; warp w renders rows 2w and 2w + 1,
@@ -230,17 +250,32 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
 // --- 4.3: a warp per pixel, blocks drawing a few pixels ----------------------
 
 // Pool tile t is piece t % pieces of 16x16 tile order[t / pieces]; a piece is
-// TW x TH pixels, one per warp of the block.
+// TW x TH pixels, one per warp of the block. The block's pixels share their
+// tile's list: it goes through shared memory in batches of one Gaussian per
+// thread, so that each Gaussian is read from global memory once per piece
+// rather than once per pixel (per pixel, the lists of heavy tiles make the
+// kernel bound by L2 bandwidth). A warp whose pixel is done keeps loading
+// batches for the others; the block leaves the list when all are done.
+// 48 warps per SM: the registers of a warp per pixel (40) allow no more.
+constexpr int kFineThreadsPerSM = 1536;
+
 template <uint32_t CHANNELS, int TW, int TH>
-__global__ void __launch_bounds__(TW *TH *kWarpLanes)
+__global__ void __launch_bounds__(TW *TH *kWarpLanes,
+                                  kFineThreadsPerSM / (TW * TH * kWarpLanes))
     renderFineGrained(ForwardArgs a, distwar::TileQueue *queue,
                       const uint32_t *order, uint32_t tiles) {
   static_assert(BLOCK_X % TW == 0 && BLOCK_Y % TH == 0,
                 "pieces must tile a 16x16 tile");
   constexpr uint32_t kAcross = BLOCK_X / TW;
   constexpr uint32_t kPieces = kAcross * (BLOCK_Y / TH);
+  constexpr int kBatch = TW * TH * kWarpLanes;
+  // Arrays, not an array of Splat: lanes reading consecutive 32-byte
+  // structs would conflict on the shared-memory banks.
+  __shared__ int batch_id[kBatch];
+  __shared__ float2 batch_xy[kBatch];
+  __shared__ float4 batch_con_o[kBatch];
   const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
-  const unsigned warp = threadIdx.x / kWarpLanes;
+  const unsigned warp = threadIdx.x / kWarpLanes, lane = laneIndex();
   distwar::forEachTile(queue, tiles * kPieces, [&](uint32_t t) {
     const uint32_t tile = order[t / kPieces], piece = t % kPieces;
     const uint2 pix = {
@@ -248,8 +283,28 @@ __global__ void __launch_bounds__(TW *TH *kWarpLanes)
             warp % TW,
         (tile / horizontal_blocks) * BLOCK_Y + (piece / kAcross) * TH +
             warp / TW};
-    if (pix.x < a.W && pix.y < a.H)
-      renderPixelByWarp<CHANNELS>(a, a.ranges[tile], pix);
+    const bool inside = pix.x < a.W && pix.y < a.H;
+    const uint2 range = a.ranges[tile];
+    WarpPixel<CHANNELS> p(pix);
+    bool done = !inside;
+    for (uint32_t start = range.x; start < range.y; start += kBatch) {
+      // Also keeps the batch until every warp has finished reading it.
+      if (__syncthreads_and(done))
+        break;
+      const Splat mine = loadSplat(a, start + threadIdx.x, range.y);
+      batch_id[threadIdx.x] = mine.id;
+      batch_xy[threadIdx.x] = mine.xy;
+      batch_con_o[threadIdx.x] = mine.con_o;
+      __syncthreads();
+      const uint32_t count = min(uint32_t(kBatch), range.y - start);
+      for (uint32_t k = 0; !done && k < count; k += kWarpLanes) {
+        const Splat s{batch_id[k + lane], batch_xy[k + lane],
+                      batch_con_o[k + lane]};
+        done = p.step(a, s, start + k - range.x);
+      }
+    }
+    if (inside)
+      p.write(a, pix);
   });
 }
 
@@ -280,7 +335,7 @@ const std::vector<ForwardKernel> &allForwardKernels() {
   static const std::vector<ForwardKernel> all = {
       ForwardKernel::kOriginal, ForwardKernel::kDynamicTiles,
       ForwardKernel::kGaussianWise, ForwardKernel::kFineGrained2x2,
-      ForwardKernel::kFineGrained4x2};
+      ForwardKernel::kFineGrained4x2, ForwardKernel::kFineGrained4x4};
   return all;
 }
 
@@ -296,6 +351,8 @@ const char *name(ForwardKernel k) {
     return "fine-2x2";
   case ForwardKernel::kFineGrained4x2:
     return "fine-4x2";
+  case ForwardKernel::kFineGrained4x4:
+    return "fine-4x4";
   }
   return "?";
 }
@@ -329,6 +386,9 @@ void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
     break;
   case ForwardKernel::kFineGrained4x2:
     launchFineGrained<4, 2>(a, pool, stream);
+    break;
+  case ForwardKernel::kFineGrained4x4:
+    launchFineGrained<4, 4>(a, pool, stream);
     break;
   }
   DWK_CHECK(cudaGetLastError());
