@@ -24,8 +24,8 @@
 //
 // Then the tuner settles: every launch runs at the winner, one launch in
 // `sampleEvery` is timed (for the report). Every `recheckInterval` launches
-// a re-check searches around the winner (+-2, +-4), keeping the winner to the
-// end, and proposes a threshold that is faster by `minGain` and
+// a re-check searches around the winner (+-2, +-4; every first-search
+// candidate with `recheckAll`), keeping the winner to the end, and proposes a threshold that is faster by `minGain` and
 // significantly so; the tuner moves when the next re-check, run at once,
 // proposes it again. Each re-check that keeps the threshold doubles the
 // interval (up to `maxIntervalGrowth` times), a move resets it.
@@ -74,6 +74,11 @@ struct OnlineTunerOptions {
   long long recheckInterval = 2000;
   int maxIntervalGrowth = 8;
   int sampleEvery = 32;
+  /// Re-checks time every candidate of the first search rather than the
+  /// winner's neighbourhood: for candidates that are not thresholds (the
+  /// kernel variants of distwar/variant_choice.h), where nearness means
+  /// nothing.
+  bool recheckAll = false;
 
   /// Every threshold behaviour (1..33, and 34 with `block`):
   /// DISTWAR_AUTOTUNE_SEARCH=exhaustive.
@@ -225,6 +230,8 @@ private:
   /// warp threshold while kBlockStrategy wins), and kBlockStrategy where it
   /// is a candidate.
   std::vector<int> recheckCandidates() const {
+    if (opts.recheckAll)
+      return opts.candidates;
     std::vector<int> around;
     if (isWarpThreshold(warpBest))
       for (int d : {-4, -2, 0, 2, 4})
@@ -399,7 +406,10 @@ private:
       if (!c.remaining || static_cast<int>(i) == lead ||
           c.threshold == incumbent)
         continue;
-      if (incumbent < 0 && cut > 0 && mean(c) > cut * leadMs)
+      // A re-check of every candidate (recheckAll) times the far ones
+      // again too: cut them as the first search does.
+      if ((incumbent < 0 || opts.recheckAll) && cut > 0 &&
+          mean(c) > cut * leadMs)
         c.remaining = false;
       else if (complete >= opts.minRounds && clearlySlower(c, cands[lead]))
         c.remaining = false;

@@ -21,7 +21,8 @@
 // distwar/launch.h. Launch tuning leaves alone the sites that the environment,
 // the program or a KernelTuner decided. With DISTWAR_REPORT=FILE the registry
 // writes, when the program exits, one JSON line per site: its threshold, how
-// it was chosen, the launches that read it and their time
+// it was chosen, the launches that read it and their time; then one per
+// choice among kernel variants and device (distwar/variant_choice.h)
 // (distwar_write_report() writes the same on demand).
 //
 //===----------------------------------------------------------------------===//
@@ -102,6 +103,16 @@ public:
   virtual LaunchSummary summary() = 0;
 };
 
+/// A choice among a launch's kernel variants (distwar/variant_launch.h),
+/// owned by the registry for the same reason. Guarded by the registry's
+/// mutex.
+class ChoiceReporter {
+public:
+  virtual ~ChoiceReporter() = default;
+  /// The report's lines (JSON objects, no newline).
+  virtual std::vector<std::string> reportLines() = 0;
+};
+
 #if defined(__GNUC__) || defined(__clang__)
 #define DISTWAR_PER_BINARY __attribute__((visibility("hidden")))
 #else
@@ -175,6 +186,8 @@ public:
   /// Launch tuning of each set of sites, shared by every launch statement
   /// of it.
   std::map<std::vector<SiteEntry>, std::unique_ptr<LaunchReporter>> launches;
+  /// Every choice among kernel variants, in the order they were made.
+  std::vector<std::unique_ptr<ChoiceReporter>> choices;
   /// Counts the writes of the setters and of KernelTuners, so that launch
   /// tuning knows the device tables may have changed under it.
   unsigned long long generation = 0;
@@ -400,6 +413,9 @@ inline bool SiteRegistry::writeReport(const std::string &path, bool append) {
       out += "}\n";
     }
   }
+  for (const std::unique_ptr<ChoiceReporter> &choice : choices)
+    for (const std::string &line : choice->reportLines())
+      out += line + "\n";
   std::FILE *f = std::fopen(path.c_str(), append ? "a" : "w");
   if (!f)
     return false;

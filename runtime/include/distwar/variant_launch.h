@@ -1,0 +1,276 @@
+//===- distwar/variant_launch.h - Launching the fastest kernel variant ----===//
+//
+// The CUDA side of distwar/variant_choice.h: a launch statement with several
+// kernels that compute the same outputs names them once, and each call runs
+// the one the choice picks, timed with CUDA events when the choice asks:
+//
+//   static distwar::VariantLauncher render("render", {"original", "fine-4x2"});
+//   render.run(stream, [&](int variant) {
+//     if (variant == 0) renderOriginal<<<...>>>(...);
+//     else renderFine<<<...>>>(...);
+//   });
+//
+// The times are read back without a sync (cudaEventQuery at later calls),
+// as distwar/launch.h does; each device chooses on its own. A call on a
+// stream that is being captured, or with an error pending, runs the variant
+// in force untimed. DISTWAR_AUTOTUNE=0 keeps the first variant;
+// DISTWAR_AUTOTUNE_INTERVAL sets the launches between re-checks; with
+// DISTWAR_REPORT each device's choice is one line of the report (its state
+// belongs to the site registry, which writes the report at exit).
+//
+// Host code only; header-only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTWAR_VARIANT_LAUNCH_H
+#define DISTWAR_VARIANT_LAUNCH_H
+
+#include "distwar/sites.h"
+#include "distwar/variant_choice.h"
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace distwar {
+
+namespace detail {
+class VariantState;
+} // namespace detail
+
+/// What begin() hands to end().
+struct VariantTicket {
+  int variant = 0;
+  int device = -1;
+  /// The event pair of a timed launch; -1: not timed.
+  int pair = -1;
+  long long ticket = -1;
+  cudaStream_t stream = nullptr;
+};
+
+namespace detail {
+
+class VariantState final : public ChoiceReporter {
+public:
+  /// Timed launches in flight per device, at most.
+  static constexpr int kEventPairs = 8;
+
+  VariantState(std::string name, std::vector<std::string> variants,
+               const Environment &env)
+      : name(std::move(name)), variants(std::move(variants)),
+        tuning(env.autotune),
+        options(variantTunerOptions(static_cast<int>(this->variants.size()),
+                                    env)) {}
+
+  // Never destroyed before the program ends: its events are left to the
+  // CUDA runtime's teardown, which may already have run.
+  ~VariantState() override = default;
+
+  std::vector<std::string> reportLines() override {
+    std::vector<std::string> lines;
+    for (const auto &entry : devices) {
+      std::string line = entry.second.choice.reportLine(name);
+      line.insert(line.size() - 1,
+                  ", \"device\": " + std::to_string(entry.first));
+      lines.push_back(line);
+    }
+    return lines;
+  }
+
+  VariantTicket begin(cudaStream_t stream) {
+    VariantTicket t;
+    t.stream = stream;
+    int device = 0;
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    // The program's own pending error is left for it to see.
+    if (cudaPeekAtLastError() != cudaSuccess)
+      return t;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      cudaGetLastError();
+      return t;
+    }
+    Device &d = deviceState(device);
+    t.variant = d.choice.variant();
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+      cudaGetLastError();
+      return t;
+    }
+    if (status != cudaStreamCaptureStatusNone)
+      return t;
+    if (!d.broken)
+      collect(d);
+    const VariantChoice::Plan plan =
+        d.choice.next(!d.broken && !d.free.empty());
+    t.variant = plan.variant;
+    if (plan.ticket < 0)
+      return t;
+    const int pair = d.free.back();
+    if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
+      d.choice.forget(plan.ticket);
+      return t;
+    }
+    d.free.pop_back();
+    t.device = device;
+    t.pair = pair;
+    t.ticket = plan.ticket;
+    return t;
+  }
+
+  void end(const VariantTicket &t) {
+    Device &d = devices.at(t.device);
+    // A failed launch (its error pending) is not timed.
+    if (cudaPeekAtLastError() != cudaSuccess ||
+        !check(d, cudaEventRecord(d.stops[t.pair], t.stream))) {
+      d.free.push_back(t.pair);
+      d.choice.forget(t.ticket);
+      return;
+    }
+    d.inFlight.emplace_back(t.pair, t.ticket);
+  }
+
+  int variantInForce(int device) { return deviceState(device).choice.variant(); }
+
+private:
+  struct Device {
+    explicit Device(VariantChoice c) : choice(std::move(c)) {}
+    VariantChoice choice;
+    std::vector<cudaEvent_t> starts, stops;
+    std::vector<int> free;
+    /// (event pair, ticket) of the timed launches not read back yet.
+    std::vector<std::pair<int, long long>> inFlight;
+    bool prepared = false;
+    bool broken = false;
+  };
+
+  Device &deviceState(int device) {
+    auto it = devices.find(device);
+    if (it == devices.end())
+      it = devices
+               .emplace(device,
+                        Device(VariantChoice(variants, tuning, options,
+                                             static_cast<uint64_t>(device) +
+                                                 0x9e3779b97f4a7c15ULL)))
+               .first;
+    Device &d = it->second;
+    if (!d.prepared && tuning) {
+      d.prepared = true;
+      for (int i = 0; i < kEventPairs && !d.broken; ++i) {
+        cudaEvent_t start, stop;
+        if (!check(d, cudaEventCreate(&start)) ||
+            !check(d, cudaEventCreate(&stop)))
+          break;
+        d.starts.push_back(start);
+        d.stops.push_back(stop);
+        d.free.push_back(i);
+      }
+    }
+    return d;
+  }
+
+  /// An error of ours stops the timing on this device (the choice stays
+  /// where it is); it is cleared so that the program's next check does not
+  /// take it for its own.
+  bool check(Device &d, cudaError_t err) {
+    if (err == cudaSuccess)
+      return true;
+    cudaGetLastError();
+    d.broken = true;
+    return false;
+  }
+
+  /// Reads back every finished timed launch.
+  void collect(Device &d) {
+    size_t kept = 0;
+    for (size_t i = 0; i < d.inFlight.size(); ++i) {
+      const auto f = d.inFlight[i];
+      const cudaError_t q = cudaEventQuery(d.stops[f.first]);
+      if (q == cudaErrorNotReady) {
+        cudaGetLastError();
+        d.inFlight[kept++] = f;
+        continue;
+      }
+      float ms = 0;
+      if (!check(d, q) ||
+          !check(d, cudaEventElapsedTime(&ms, d.starts[f.first],
+                                         d.stops[f.first]))) {
+        d.choice.forget(f.second);
+        continue;
+      }
+      d.free.push_back(f.first);
+      d.choice.record(f.second, ms);
+    }
+    d.inFlight.resize(kept);
+  }
+
+  std::string name;
+  std::vector<std::string> variants;
+  bool tuning;
+  OnlineTunerOptions options;
+  std::map<int, Device> devices;
+};
+
+} // namespace detail
+
+/// The static object of a launch statement with kernel variants.
+class VariantLauncher {
+public:
+  /// `variants`: their names, the default (kept without tuning) first.
+  VariantLauncher(std::string name, std::vector<std::string> variants) {
+    detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    auto owned = std::make_unique<detail::VariantState>(
+        std::move(name), std::move(variants), registry.environment());
+    state = owned.get();
+    registry.choices.push_back(std::move(owned));
+  }
+  VariantLauncher(const VariantLauncher &) = delete;
+  VariantLauncher &operator=(const VariantLauncher &) = delete;
+
+  /// Calls `launch(variant)`, which enqueues that variant on `stream`.
+  /// Throws std::invalid_argument when a DISTWAR_* variable holds a bad
+  /// value.
+  template <typename Launch> void run(cudaStream_t stream, Launch &&launch) {
+    detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+    if (!registry.environmentError().empty())
+      throw std::invalid_argument(registry.environmentError());
+    VariantTicket t;
+    {
+      std::lock_guard<std::mutex> lock(registry.mutex);
+      t = state->begin(stream);
+    }
+    launch(t.variant);
+    if (t.pair < 0)
+      return;
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    state->end(t);
+  }
+
+  /// The variant in force on the current device.
+  int variant() const {
+    int device = 0;
+    cudaGetDevice(&device);
+    std::lock_guard<std::mutex> lock(
+        detail::SiteRegistry::instance().mutex);
+    return state->variantInForce(device);
+  }
+
+  /// The report line (as DISTWAR_REPORT writes it) of the lowest-numbered
+  /// device that launched; empty before any launch.
+  std::string report() const {
+    std::lock_guard<std::mutex> lock(
+        detail::SiteRegistry::instance().mutex);
+    std::vector<std::string> lines = state->reportLines();
+    return lines.empty() ? std::string() : lines.front();
+  }
+
+private:
+  detail::VariantState *state = nullptr;
+};
+
+} // namespace distwar
+
+#endif // DISTWAR_VARIANT_LAUNCH_H

@@ -1,0 +1,185 @@
+//===- VariantChoiceTest.cpp - Picking a launch's kernel variant ----------===//
+//
+// A simulated training loop: every launch has a workload that varies from
+// call to call, each variant a cost factor that may change with the call
+// (the data changing under training); times come back a few launches later,
+// as CUDA events read without a sync do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distwar/variant_choice.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace distwar;
+
+namespace {
+
+class Loop {
+public:
+  /// `factor(variant, call)`: cost of a launch of that variant relative to
+  /// the workload; the workload varies in [1 - noise, 1 + noise].
+  Loop(std::vector<std::string> names, std::function<double(int, long long)> f,
+       double noise = 0.05, long long interval = 500, bool tuning = true)
+      : choice(std::move(names), tuning, options(interval)),
+        factor(std::move(f)), noise(noise) {}
+
+  static OnlineTunerOptions options(long long interval) {
+    Environment env;
+    env.interval = interval;
+    return variantTunerOptions(3, env);
+  }
+
+  void run(long long launches) {
+    for (long long i = 0; i < launches; ++i) {
+      const VariantChoice::Plan plan = choice.next(true);
+      const double ms = workload() * factor(plan.variant, call);
+      used.push_back(plan.variant);
+      timed.push_back(plan.ticket >= 0);
+      if (plan.ticket >= 0)
+        inFlight.push_back({plan.ticket, ms, call + 2});
+      while (!inFlight.empty() && inFlight.front().due <= call) {
+        choice.record(inFlight.front().ticket, inFlight.front().ms);
+        inFlight.pop_front();
+      }
+      ++call;
+    }
+  }
+
+  long long launchesOf(int variant, long long from, long long to) const {
+    long long n = 0;
+    for (long long i = from; i < to; ++i)
+      n += used[i] == variant;
+    return n;
+  }
+
+  VariantChoice choice;
+  std::vector<int> used;
+  std::vector<bool> timed;
+
+private:
+  struct Pending {
+    long long ticket;
+    double ms;
+    long long due;
+  };
+  double workload() {
+    // xorshift: a reproducible workload per call.
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return 1 - noise + 2 * noise * double(state % 10000) / 10000.0;
+  }
+
+  std::function<double(int, long long)> factor;
+  double noise;
+  uint64_t state = 88172645463325252ULL;
+  long long call = 0;
+  std::deque<Pending> inFlight;
+};
+
+const std::vector<std::string> kNames = {"original", "dynamic", "fine"};
+
+} // namespace
+
+TEST(VariantChoice, OptionsCoverEveryVariantAndTheInterval) {
+  Environment env;
+  env.interval = 123;
+  const OnlineTunerOptions o = variantTunerOptions(3, env);
+  EXPECT_EQ(o.candidates, (std::vector<int>{1, 2, 3}));
+  EXPECT_TRUE(o.recheckAll);
+  EXPECT_EQ(o.recheckInterval, 123);
+  EXPECT_EQ(o.warmupCalls, 0);
+  EXPECT_EQ(variantTunerOptions(2, Environment()).recheckInterval,
+            OnlineTunerOptions().recheckInterval);
+}
+
+TEST(VariantChoice, LaunchesEachVariantOnceUntimedFirst) {
+  Loop loop(kNames, [](int, long long) { return 1.0; });
+  loop.run(3);
+  EXPECT_EQ(loop.used, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(loop.timed, (std::vector<bool>{false, false, false}));
+}
+
+TEST(VariantChoice, SettlesOnTheFastest) {
+  const double cost[] = {1.0, 0.8, 0.5};
+  Loop loop(kNames, [&](int v, long long) { return cost[v]; });
+  loop.run(300);
+  EXPECT_TRUE(loop.choice.search().settled());
+  EXPECT_EQ(loop.choice.variant(), 2);
+  // After the search, every launch runs it.
+  EXPECT_EQ(loop.launchesOf(2, 100, 300), 200);
+}
+
+TEST(VariantChoice, CutsAFarSlowerVariantAfterOneLaunch) {
+  const double cost[] = {1.0, 3.0, 0.9};
+  Loop loop(kNames, [&](int v, long long) { return cost[v]; });
+  loop.run(200);
+  // The warm-up launch and one timed launch of the first search.
+  EXPECT_EQ(loop.launchesOf(1, 0, 200), 2);
+  EXPECT_EQ(loop.choice.variant(), 2);
+}
+
+TEST(VariantChoice, FollowsTheDataWhenItChanges) {
+  // Imbalanced at first (the balanced kernel wins), balanced later (the
+  // original wins), as 3DGS training goes.
+  const long long change = 3000;
+  Loop loop(kNames, [&](int v, long long call) {
+    if (call < change)
+      return v == 2 ? 0.4 : 1.0;
+    return v == 0 ? 1.0 : 1.6;
+  });
+  loop.run(change);
+  EXPECT_EQ(loop.choice.variant(), 2);
+  loop.run(4000);
+  EXPECT_EQ(loop.choice.variant(), 0);
+  EXPECT_GE(loop.choice.search().moves(), 1);
+  // Once moved, it stays: the last 2000 launches run the original but for
+  // the re-checks' few launches of the others.
+  EXPECT_GE(loop.launchesOf(0, 5000, 7000), 1980);
+}
+
+TEST(VariantChoice, StaysPutAmongNearEqualVariants) {
+  Loop loop(kNames, [](int v, long long) { return v == 1 ? 1.0 : 1.003; },
+            0.05, 200);
+  loop.run(20000);
+  EXPECT_LE(loop.choice.search().moves(), 1);
+  // Re-checks back off: far fewer than one per 200 launches.
+  EXPECT_LT(loop.choice.search().searches(), 20000 / 200 / 2);
+}
+
+TEST(VariantChoice, WithoutTuningKeepsTheDefault) {
+  Loop loop(kNames, [](int v, long long) { return v == 0 ? 2.0 : 1.0; }, 0.05,
+            500, /*tuning=*/false);
+  loop.run(1000);
+  EXPECT_EQ(loop.launchesOf(0, 0, 1000), 1000);
+  for (bool t : loop.timed)
+    EXPECT_FALSE(t);
+  EXPECT_NE(loop.choice.reportLine("render").find("\"how\": \"default\""),
+            std::string::npos);
+}
+
+TEST(VariantChoice, ReportsTheChoiceAndTheLastSearch) {
+  const double cost[] = {1.0, 3.0, 0.5};
+  Loop loop(kNames, [&](int v, long long) { return cost[v]; });
+  loop.run(400);
+  const std::string line = loop.choice.reportLine("render \"fwd\"");
+  EXPECT_NE(line.find("\"choice\": \"render \\\"fwd\\\"\""), std::string::npos)
+      << line;
+  EXPECT_NE(line.find("\"variants\": [\"original\", \"dynamic\", \"fine\"]"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("\"variant\": \"fine\", \"how\": \"tuned\""),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("\"calls\": 400"), std::string::npos) << line;
+  EXPECT_NE(line.find("\"dynamic\": {\"ms\": "), std::string::npos) << line;
+  EXPECT_NE(line.find("\"dropped\": true"), std::string::npos) << line;
+  EXPECT_EQ(line.back(), '}');
+}
