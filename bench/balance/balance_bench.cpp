@@ -5,16 +5,22 @@
 // (bench/RESULTS.md, "Load balance across tiles", says how it is run).
 //
 //   distwar_balance_bench [--out results.json] [--reps 9] [--cases a,b,...]
-//                         [--seed 1]
+//                         [--seed 1] [--no-switch]
 //
 // Method: the scene is binned and its tiles ordered once; one warm-up round,
 // then `reps` rounds, each launching every kernel once (the gradients zeroed
 // before each backward, untimed), CUDA-event timing, the median reported. A
 // kernel is first launched once untimed when the previous launch was another
 // kernel's. Speedup = t_original / t_kernel, within one process and device.
+// "tuned": every kernel as a variant of one launch statement
+// (distwar/variant_launch.h), launched kWarmLaunches times (its searches)
+// before the rounds, then timed in them like the others. Last, the switch:
+// one tuned launch statement fed the severe scene, then the medium one.
 #include "gaussians_balance.h"
 #include "kernel_resources.h"
 #include "tiles.h"
+
+#include <distwar/variant_launch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -157,6 +163,66 @@ void printResources(
   }
 }
 
+// Launches of a tuned kernel before its timed rounds: its first search and
+// a re-check or two, as the first iterations of a training run.
+constexpr int kWarmLaunches = 300;
+
+std::string variantName(bool forward, int k) {
+  return forward ? name(allForwardKernels().at(k))
+                 : name(allBackwardKernels().at(k));
+}
+
+std::vector<std::string> variantNames(bool forward) {
+  std::vector<std::string> names;
+  const size_t n =
+      forward ? allForwardKernels().size() : allBackwardKernels().size();
+  for (size_t k = 0; k < n; ++k)
+    names.push_back(variantName(forward, int(k)));
+  return names;
+}
+
+// The forward as a program would launch it with the choice on: one launch
+// statement, every kernel a variant, the original the default.
+struct TunedForward {
+  TunedForward(GaussianDeviceScene &d, TilePool &pool)
+      : launcher("render forward", variantNames(true)),
+        run([this, &d, &pool] {
+          launcher.run(0, [&](int k) {
+            renderForward(d, allForwardKernels().at(k), pool, 0);
+          });
+        }) {}
+  distwar::VariantLauncher launcher;
+  std::function<void()> run;
+};
+
+struct TunedBackward {
+  TunedBackward(const GaussianBackwardArgs &args, TilePool &pool)
+      : launcher("render backward", variantNames(false)),
+        run([this, &args, &pool] {
+          launcher.run(0, [&](int k) {
+            renderBackward(args, allBackwardKernels().at(k), pool, 0);
+          });
+        }) {}
+  distwar::VariantLauncher launcher;
+  std::function<void()> run;
+};
+
+struct Warmup {
+  double meanMs = 0;
+};
+
+// kWarmLaunches launches of `launch`, `prepare` untimed before each; the
+// mean time of a launch.
+Warmup warm(const std::function<void()> &launch,
+            const std::function<void()> &prepare, Timer &timer) {
+  double total = 0;
+  for (int i = 0; i < kWarmLaunches; ++i) {
+    prepare();
+    total += timer.time(launch);
+  }
+  return {total / kWarmLaunches};
+}
+
 // One preset: the forward kernels, then the backward kernels (on the
 // original forward's outputs, without the depth loss, as distwar_bench).
 std::string benchCase(const std::string &preset, uint64_t seed, int reps,
@@ -180,6 +246,9 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
     forward.push_back({name(k), [] {}, [&d, &pool, k] {
                          renderForward(d, k, pool, 0);
                        }});
+  TunedForward tunedForward(d, pool);
+  const Warmup fwdWarmup = warm(tunedForward.run, [] {}, timer);
+  forward.push_back({"tuned", [] {}, tunedForward.run});
   timeInterleaved(forward, reps, timer);
   d.forward();
   const GaussianBackwardArgs args = d.backwardArgs(false);
@@ -188,6 +257,10 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
                         [&args, &pool, k] {
                           renderBackward(args, k, pool, 0);
                         }});
+  TunedBackward tunedBackward(args, pool);
+  const Warmup bwdWarmup =
+      warm(tunedBackward.run, [&d] { d.zeroGradients(); }, timer);
+  backward.push_back({"tuned", [&d] { d.zeroGradients(); }, tunedBackward.run});
   timeInterleaved(backward, reps, timer);
 
   std::vector<std::pair<std::string, dwk_bench::LaunchResources>> resources;
@@ -224,11 +297,62 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
       json << (i ? ", " : "") << jsonString((*runs)[i].name)
            << ": {\"ms\": " << ms << ", \"speedup\": " << base / ms << "}";
     }
-    std::printf("\n");
-    json << "}";
+    const distwar::VariantLauncher &launcher =
+        fwd ? tunedForward.launcher : tunedBackward.launcher;
+    const Warmup &w = fwd ? fwdWarmup : bwdWarmup;
+    const std::string chosen = variantName(fwd, launcher.variant());
+    std::printf("\n  %-8s  tuned: %s; its first %d launches %.3f ms each "
+                "(%.2fx the original)\n",
+                "", chosen.c_str(), kWarmLaunches, w.meanMs, w.meanMs / base);
+    json << ", \"tuned_variant\": " << jsonString(chosen)
+         << ", \"tuned_first_launches_mean_ms\": " << w.meanMs
+         << ", \"tuned_report\": " << launcher.report() << "}";
   }
   printResources(resources);
   json << ", \"resources\": " << resourcesJson(resources) << "}";
+  return json.str();
+}
+
+// The data changing under one tuned forward launch statement, as training
+// moves from an imbalanced scene to a balanced one: `first` for
+// kSwitchLaunches launches, then `second` for 3 times as many. The variant
+// in force after every kSwitchStride launches, as JSON.
+constexpr int kSwitchLaunches = 400, kSwitchStride = 50;
+
+std::string benchSwitch(const std::string &first, const std::string &second,
+                        uint64_t seed) {
+  GaussianDeviceScene a(makeGaussianScene(*findGaussianPreset(first), seed));
+  GaussianDeviceScene b(makeGaussianScene(*findGaussianPreset(second), seed));
+  TilePool poolA, poolB;
+  a.bin();
+  poolA.orderHeavyFirst(a.bins, a.W, a.H, 0);
+  b.bin();
+  poolB.orderHeavyFirst(b.bins, b.W, b.H, 0);
+  distwar::VariantLauncher launcher("render forward, scene changing",
+                                    variantNames(true));
+  std::ostringstream json;
+  json << "{\"first\": " << jsonString(first)
+       << ", \"second\": " << jsonString(second)
+       << ", \"stride\": " << kSwitchStride << ", \"variants\": [";
+  std::printf("switch: %s for %d launches, then %s; the variant in force "
+              "every %d launches:\n ",
+              first.c_str(), kSwitchLaunches, second.c_str(), kSwitchStride);
+  for (int i = 1; i <= 4 * kSwitchLaunches; ++i) {
+    const bool onFirst = i <= kSwitchLaunches;
+    GaussianDeviceScene &d = onFirst ? a : b;
+    TilePool &pool = onFirst ? poolA : poolB;
+    launcher.run(0, [&](int k) {
+      renderForward(d, allForwardKernels().at(k), pool, 0);
+    });
+    if (i % kSwitchStride)
+      continue;
+    DWK_CHECK(cudaDeviceSynchronize());
+    const std::string v = variantName(true, launcher.variant());
+    std::printf(" %s", v.c_str());
+    json << (i == kSwitchStride ? "" : ", ") << jsonString(v);
+  }
+  std::printf("\n  %s\n", launcher.report().c_str());
+  json << "], \"report\": " << launcher.report() << "}";
   return json.str();
 }
 
@@ -238,6 +362,7 @@ int main(int argc, char **argv) {
   std::string out_path, case_list;
   int reps = 9;
   uint64_t seed = 1;
+  bool with_switch = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--out" && i + 1 < argc)
@@ -248,6 +373,8 @@ int main(int argc, char **argv) {
       case_list = argv[++i];
     else if (a == "--seed" && i + 1 < argc)
       seed = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--no-switch")
+      with_switch = false;
     else {
       std::fprintf(stderr, "distwar_balance_bench: unknown argument '%s'\n",
                    a.c_str());
@@ -271,9 +398,11 @@ int main(int argc, char **argv) {
   const std::time_t now = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  const char *interval = std::getenv("DISTWAR_AUTOTUNE_INTERVAL");
   std::printf("device: %s, %d SMs; %s; median of %d launches after 1 "
-              "warm-up round\n",
-              prop.name, prop.multiProcessorCount, date, reps);
+              "warm-up round; DISTWAR_AUTOTUNE_INTERVAL=%s\n",
+              prop.name, prop.multiProcessorCount, date, reps,
+              interval ? interval : "(default)");
   Timer timer;
   std::ostringstream json;
   json << "{\"device\": " << jsonString(prop.name)
@@ -281,7 +410,10 @@ int main(int argc, char **argv) {
        << ", \"seed\": " << seed << ", \"cases\": [";
   for (size_t i = 0; i < cases.size(); ++i)
     json << (i ? ",\n  " : "\n  ") << benchCase(cases[i], seed, reps, timer);
-  json << "\n]}\n";
+  json << "\n]";
+  if (with_switch)
+    json << ",\n\"switch\": " << benchSwitch("severe", "medium", seed);
+  json << "}\n";
   if (!out_path.empty()) {
     FILE *f = std::fopen(out_path.c_str(), "w");
     if (!f) {

@@ -6,8 +6,9 @@
 #
 #   bench/balance/run_gpu.sh <out-dir> [distwar_balance_bench arguments]
 #
-# Writes <out-dir>/{build.log,tiles.log,balance-test.log,sanitize.log,
-# bench.log,bench.json}; exits non-zero when a check fails.
+# Writes <out-dir>/{device.txt,build.log,tiles.log (the tile queue and the
+# variant launcher),balance-test.log,sanitize.log,bench.log,bench.json,
+# report.jsonl}; exits non-zero when a check fails.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "${1:?output dir}" && cd "$1" && pwd)
@@ -21,12 +22,13 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 } >"$out/device.txt" 2>&1
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DDISTWAR_BUILD_TOOL=OFF >"$out/build.log" 2>&1 &&
-  ninja -C "$build" -j"$(nproc)" distwar_tiles_gputest distwar_balance_gpu_test \
-    distwar_balance_bench >>"$out/build.log" 2>&1 ||
+  ninja -C "$build" -j"$(nproc)" distwar_tiles_gputest distwar_variant_launch_gputest \
+    distwar_balance_gpu_test distwar_balance_bench >>"$out/build.log" 2>&1 ||
   { tail -40 "$out/build.log"; exit 1; }
 status=0
 "$build/test/gpu/runtime/distwar_tiles_gputest" >"$out/tiles.log" 2>&1 || status=1
-echo "tiles: $(tail -1 "$out/tiles.log")"
+"$build/test/gpu/runtime/distwar_variant_launch_gputest" >>"$out/tiles.log" 2>&1 || status=1
+echo "tiles, variant launch: $(grep -E 'passed, |FAIL' "$out/tiles.log" | tr '\n' ' ')"
 "$build/test/gpu/kernels/distwar_balance_gpu_test" >"$out/balance-test.log" 2>&1 || status=1
 grep FAIL "$out/balance-test.log" | head -20
 echo "balance: $(tail -1 "$out/balance-test.log")"
@@ -42,5 +44,8 @@ for tool in memcheck racecheck synccheck; do
   done
 done
 rm -f "$out/sanitize-run.log"
-"$build/bench/balance/distwar_balance_bench" --out "$out/bench.json" "$@" | tee "$out/bench.log"
+# Re-checks every 100 launches at first, so that the tuned runs' first
+# launches (and the switch) hold several; each report line says what it chose.
+DISTWAR_AUTOTUNE_INTERVAL=${DISTWAR_AUTOTUNE_INTERVAL:-100} DISTWAR_REPORT="$out/report.jsonl" \
+  "$build/bench/balance/distwar_balance_bench" --out "$out/bench.json" "$@" | tee "$out/bench.log"
 exit $status
