@@ -1,6 +1,9 @@
 # lit configuration for distwar's FileCheck tests.
+import hashlib
 import os
 import shutil
+import subprocess
+import sys
 
 import lit.formats
 
@@ -55,14 +58,30 @@ config.substitutions.append(("%runtime_include", config.runtime_include))
 # compiler's pass, for the tests of what the tool edits in host code
 # (launches, files without a trailing newline, byte-order marks).
 # `--param distwar_nvcc=off` leaves nvcc out (a quick snapshot run).
+# Both go through test/nvcc_cache.py, which replays a compile that succeeded
+# before on the same text (the file's and every header's), flags and
+# toolchain: a second run recompiles only what changed. Failures always run.
+# `--param distwar_nvcc_cache=off` compiles every time.
 _use_nvcc = lit_config.params.get("distwar_nvcc", "on") != "off"
 if _use_nvcc and config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     _nvcc_common = "-arch=sm_90 -std=c++17 -I %s -o /dev/null" % config.runtime_include
+    _nvcc_run = config.nvcc
+    if lit_config.params.get("distwar_nvcc_cache", "on") != "off":
+        # The toolchain's identity: nvcc's version and the host compiler's.
+        _versions = [subprocess.run([c, "--version"], capture_output=True,
+                                    text=True).stdout
+                     for c in (config.nvcc, shutil.which("gcc") or "gcc")
+                     if shutil.which(c)]
+        _nvcc_run = "%s %s --cache-dir %s --toolchain %s -- %s" % (
+            sys.executable, os.path.join(config.test_source_root, "nvcc_cache.py"),
+            config.nvcc_cache_dir,
+            hashlib.sha256("\0".join(_versions).encode()).hexdigest()[:16],
+            config.nvcc)
     config.substitutions.append(
-        ("%nvcc-check", "%s -cubin %s" % (config.nvcc, _nvcc_common)))
+        ("%nvcc-check", "%s -cubin %s" % (_nvcc_run, _nvcc_common)))
     config.substitutions.append(
-        ("%nvcc-compile", "%s -c %s" % (config.nvcc, _nvcc_common)))
+        ("%nvcc-compile", "%s -c %s" % (_nvcc_run, _nvcc_common)))
     # After the two above, which it is a prefix of.
     config.substitutions.append(("%nvcc", config.nvcc))
 
