@@ -4,17 +4,30 @@ a user building the torch extension would (torch's headers from torch's
 wheel, torch's extension flags), and fails on any file the tool cannot
 parse. gsplat reduces across the warp by hand (cooperative groups' reduce,
 lane-0 atomics): every such site must be left alone with the
-already-reduced reason (DW0035), and no site may get another reason. Prints
-each file's decision and reasons. Exits 77 (skipped) with a message when
-PyPI cannot be reached.
+already-reduced reason (DW0035), and no site may get another reason. A file
+whose text calls an atomic must have sites in the report (so that a tool
+that stops finding them fails). Prints each file's decision and reasons.
 
   gsplat_wheel.py --tool distwar-rewrite --work DIR [--cache DIR]
+                  [--fetch | --offline] [--shard I/N]
+
+The wheels (gsplat's, and torch's for its headers: about 540 MB) are
+downloaded with pip into the cache once; --fetch only does that (exit 77,
+skipped, with a message when PyPI cannot be reached), --offline never
+downloads (exit 77 when the cache lacks them). --shard I/N rewrites the
+I-th of N parts of the files: the files that call an atomic (the ones the
+tool parses, each with torch's headers: seconds to a minute each) are dealt
+out first, so that every part has some and the parts take about as long.
 """
 import argparse
+import fcntl
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 
@@ -30,28 +43,70 @@ TORCH_FLAGS = ["-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
                "-std=c++20"]
 
 
-def download(package, version, dest):
-    """The wheel of package==version in dest (pip's own client), or None."""
+def cached_wheel(package, version, dest):
+    """The wheel of package==version in dest, or None."""
     for name in os.listdir(dest) if os.path.isdir(dest) else []:
-        if name.startswith(package + "-" + version) and name.endswith(".whl"):
+        if name.startswith(package + "-" + version + "-") and name.endswith(".whl"):
             return os.path.join(dest, name)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps",
-           "--only-binary=:all:", "--timeout", "30", "--retries", "1",
-           "--disable-pip-version-check", "-q", "-d", dest,
-           "%s==%s" % (package, version)]
-    if subprocess.run(cmd).returncode != 0:
-        return None
-    return download(package, version, dest)
+    return None
+
+
+def download(package, version, dest):
+    """The wheel of package==version in dest, downloaded with pip's own
+    client when missing, or None. pip writes into a scratch folder and the
+    wheel is moved in whole, so that an interrupted download leaves no
+    partial wheel behind."""
+    found = cached_wheel(package, version, dest)
+    if found:
+        return found
+    with tempfile.TemporaryDirectory(dir=dest) as scratch:
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps",
+               "--only-binary=:all:", "--timeout", "15", "--retries", "1",
+               "--disable-pip-version-check", "-q", "-d", scratch,
+               "%s==%s" % (package, version)]
+        if subprocess.run(cmd).returncode != 0:
+            return None
+        for name in os.listdir(scratch):
+            if name.endswith(".whl"):
+                os.replace(os.path.join(scratch, name), os.path.join(dest, name))
+    return cached_wheel(package, version, dest)
 
 
 def extract(wheel, prefix, dest):
-    """The members of wheel below prefix, into dest (once)."""
+    """The members of wheel below prefix, in dest: extracted once, into a
+    scratch folder then renamed, marked complete inside."""
     done = os.path.join(dest, ".complete")
     if not os.path.exists(done):
+        shutil.rmtree(dest, ignore_errors=True)
+        scratch = tempfile.mkdtemp(dir=os.path.dirname(dest))
         with zipfile.ZipFile(wheel) as z:
-            z.extractall(dest, [n for n in z.namelist() if n.startswith(prefix)])
-        open(done, "w").close()
+            z.extractall(scratch, [n for n in z.namelist() if n.startswith(prefix)])
+        open(os.path.join(scratch, ".complete"), "w").close()
+        os.rename(scratch, dest)
     return dest
+
+
+def fetch(cache, offline):
+    """The extracted gsplat and torch folders, or a message why not. One
+    process at a time (a lock in the cache): the parts of a sharded run may
+    start together."""
+    with open(os.path.join(cache, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        wheels = {}
+        for package, version in (("gsplat", GSPLAT), ("torch", TORCH)):
+            wheels[package] = (cached_wheel(package, version, cache) if offline
+                               else download(package, version, cache))
+            if not wheels[package]:
+                return None, (
+                    "%s==%s is not in %s (run without --offline to download it)"
+                    % (package, version, cache) if offline else
+                    "cannot download %s==%s from PyPI (no network or no such "
+                    "version)" % (package, version))
+        src = extract(wheels["gsplat"], "gsplat/cuda/",
+                      os.path.join(cache, "gsplat-" + GSPLAT))
+        torch = extract(wheels["torch"], "torch/include/",
+                        os.path.join(cache, "torch-" + TORCH))
+    return (src, torch), None
 
 
 def python_include():
@@ -92,28 +147,54 @@ def unexpected_reasons(report):
     return others, reduced
 
 
+# A call of a function named for an atomic (atomicAdd, torch's gpuAtomicAdd);
+# not the `#include <ATen/cuda/Atomic.cuh>` some files have without a call.
+ATOMIC = re.compile(r"\b\w*[aA]tomic\w*\s*\(")
+
+
+def calls_atomic(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return bool(ATOMIC.search(f.read()))
+
+
+def shard(files, csrc, index, count):
+    """The index-th of count parts of files: those whose text calls an
+    atomic dealt out first, then the others."""
+    atomic = [f for f in files if calls_atomic(os.path.join(csrc, f))]
+    ordered = atomic + [f for f in files if f not in atomic]
+    return sorted(ordered[index::count]), set(atomic)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--work", required=True)
+    ap.add_argument("--tool")
+    ap.add_argument("--work")
     ap.add_argument("--cache", default=os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
         "distwar", "corpus"))
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--fetch", action="store_true",
+                      help="only download and extract the wheels")
+    mode.add_argument("--offline", action="store_true",
+                      help="use the cached wheels, never download")
+    ap.add_argument("--shard", default="0/1", metavar="I/N")
     args = ap.parse_args()
+    if not args.fetch and not (args.tool and args.work):
+        ap.error("--tool and --work are needed unless --fetch")
+    index, count = (int(n) for n in args.shard.split("/"))
+    if not 0 <= index < count:
+        ap.error("--shard I/N needs 0 <= I < N")
     os.makedirs(args.cache, exist_ok=True)
-    os.makedirs(args.work, exist_ok=True)
 
-    wheels = {}
-    for package, version in (("gsplat", GSPLAT), ("torch", TORCH)):
-        wheels[package] = download(package, version, args.cache)
-        if not wheels[package]:
-            print("SKIPPED: cannot download %s==%s from PyPI (no network or no "
-                  "such version)" % (package, version))
-            return SKIP
-    src = extract(wheels["gsplat"], "gsplat/cuda/",
-                  os.path.join(args.cache, "gsplat-" + GSPLAT))
-    torch = extract(wheels["torch"], "torch/include/",
-                    os.path.join(args.cache, "torch-" + TORCH))
+    folders, why = fetch(args.cache, args.offline)
+    if not folders:
+        print("SKIPPED: " + why)
+        return SKIP
+    if args.fetch:
+        print("gsplat %s and torch %s headers in %s" % (GSPLAT, TORCH, args.cache))
+        return 0
+    src, torch = folders
+    os.makedirs(args.work, exist_ok=True)
     cuda = os.path.join(src, "gsplat", "cuda")
     inc = os.path.join(torch, "torch", "include")
     flags = TORCH_FLAGS + [
@@ -124,7 +205,9 @@ def main():
         "-isystem", python_include()]
 
     csrc = os.path.join(cuda, "csrc")
-    files = sorted(f for f in os.listdir(csrc) if f.endswith(".cu"))
+    files, atomic = shard(sorted(f for f in os.listdir(csrc) if f.endswith(".cu")),
+                          csrc, index, count)
+    print("part %d of %d: %s" % (index + 1, count, " ".join(files)))
     failed = []
     reduced = 0
     for name in files:
@@ -141,14 +224,18 @@ def main():
             continue
         with open(report) as r:
             parsed = json.load(r)
-        others, count = unexpected_reasons(parsed)
-        reduced += count
-        if others:
+        others, count_reduced = unexpected_reasons(parsed)
+        reduced += count_reduced
+        sites = sum(len(f.get("sites", [])) for f in parsed["files"])
+        no_sites = name in atomic and sites == 0
+        if others or no_sites:
             failed.append(name)
-        print("%s: %s (%.1f s)" % (name, "FAILED" if others else "ok", took))
+        print("%s: %s (%.1f s)" % (name, "FAILED" if others or no_sites else "ok", took))
         print("\n".join(summary(parsed)))
         for line in others:
             print("  unexpected reason: " + line)
+        if no_sites:
+            print("  no site found, though the file calls an atomic")
     print("%d passed, %d failed; %d site(s) already reduced" %
           (len(files) - len(failed), len(failed), reduced))
     if reduced == 0:
