@@ -19,17 +19,17 @@ constexpr int C = NUM_CHANNELS;
 
 // --- The original kernel on tiles from a pool --------------------------------
 
-// BACKWARD::renderCUDA's body for 16x16 tile `tile` (block 16x16), unchanged
-// but for where the tile comes from.
+// BACKWARD::renderCUDA's body for 16x16 tile `tile` (a block of 256
+// threads, 16x16 or 256x1), unchanged but for where the tile comes from.
 __device__ void backwardOriginalTile(const GaussianBackwardArgs &a,
                                      uint32_t tile) {
   const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
   const uint2 pix_min = {(tile % horizontal_blocks) * BLOCK_X,
                          (tile / horizontal_blocks) * BLOCK_Y};
-  const uint2 pix = {pix_min.x + threadIdx.x, pix_min.y + threadIdx.y};
+  const int rank = threadIdx.y * blockDim.x + threadIdx.x;
+  const uint2 pix = {pix_min.x + rank % BLOCK_X, pix_min.y + rank / BLOCK_X};
   const uint32_t pix_id = a.W * pix.y + pix.x;
   const float2 pixf = {(float)pix.x, (float)pix.y};
-  const int rank = threadIdx.y * BLOCK_X + threadIdx.x;
   const bool inside = pix.x < a.W && pix.y < a.H;
   const uint2 range = a.ranges[tile];
   const int rounds = ((range.y - range.x + BLOCK_SIZE - 1) / BLOCK_SIZE);
@@ -312,14 +312,11 @@ template <int TW, int TH> struct Pieces {
   static constexpr uint32_t kAcross = BLOCK_X / TW;
   static constexpr uint32_t kPerTile = kAcross * (BLOCK_Y / TH);
 
-  // The pixel of the calling warp in pool tile t.
-  static __device__ uint2 pixel(const GaussianBackwardArgs &a,
-                                const uint32_t *order, uint32_t t,
-                                uint32_t &tile) {
+  // The pixel of the calling warp in piece `piece` of tile `tile`.
+  static __device__ uint2 pixel(const GaussianBackwardArgs &a, uint32_t tile,
+                                uint32_t piece) {
     const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
     const unsigned warp = threadIdx.x / kWarpLanes;
-    tile = order[t / kPerTile];
-    const uint32_t piece = t % kPerTile;
     return {(tile % horizontal_blocks) * BLOCK_X + (piece % kAcross) * TW +
                 warp % TW,
             (tile / horizontal_blocks) * BLOCK_Y + (piece / kAcross) * TH +
@@ -327,92 +324,116 @@ template <int TW, int TH> struct Pieces {
   }
 };
 
-// The block's pixels share their 16x16 tile's list, so steps aligned to the
-// list (lane l at position 32 k + 31 - l in every warp) give lane l of every
-// warp the same Gaussian: a batch of steps is staged in shared memory once
-// per block (one Gaussian per thread) instead of read once per pixel. Steps
-// run to the block's longest pixel; a warp whose pixel is done (or has not
-// reached the step) blends nothing in it.
+// Piece `piece` of 16x16 tile `tile`, a warp per pixel. The block's pixels
+// share their tile's list, so steps aligned to the list (lane l at position
+// 32 k + 31 - l in every warp) give lane l of every warp the same Gaussian:
+// a batch of steps is staged in shared memory once per block (one Gaussian
+// per thread) instead of read once per pixel. Steps run to the block's
+// longest pixel; a warp whose pixel is done (or has not reached the step)
+// blends nothing in it.
 //
 // kSummed false: every lane adds its own Gaussian's gradients, 32 different
 // addresses per atomic instruction. kSummed true: the warps' gradients are
 // summed per lane in shared memory first, and each (Gaussian, field) gets
 // one atomic per block instead of one per pixel (two buffers, so one barrier
 // per step).
-// 32 warps per SM as the original backward: at most 64 registers.
-constexpr int kPieceThreadsPerSM = 1024;
-
 template <int TW, int TH, bool kSummed>
-__global__ void __launch_bounds__(TW *TH *kWarpLanes,
-                                  kPieceThreadsPerSM / (TW * TH * kWarpLanes))
-    backwardPieces(GaussianBackwardArgs a, distwar::TileQueue *queue,
-                   const uint32_t *order, uint32_t tiles) {
+__device__ void backwardPiece(const GaussianBackwardArgs &a, uint32_t tile,
+                              uint32_t piece) {
   using P = Pieces<TW, TH>;
   constexpr int kBatch = P::kWarps * kWarpLanes;
   __shared__ StagedGaussians<kBatch> staged;
   __shared__ float sums[kSummed ? 2 : 1][kFields][P::kWarps][kWarpLanes];
   __shared__ int lastOfWarp[P::kWarps];
   const unsigned lane = laneIndex(), warp = threadIdx.x / kWarpLanes;
-  distwar::forEachTile(queue, tiles * P::kPerTile, [&](uint32_t t) {
-    uint32_t tile;
-    const uint2 pix = P::pixel(a, order, t, tile);
-    const bool inside = pix.x < a.W && pix.y < a.H;
-    const uint32_t pix_id = a.W * pix.y + pix.x;
-    const uint2 range = a.ranges[tile];
-    const int last = inside ? int(a.n_contrib[pix_id]) : 0;
-    if (lane == 0)
-      lastOfWarp[warp] = last;
-    __syncthreads();
-    int longest = 0;
-    for (int w = 0; w < P::kWarps; w++)
-      longest = max(longest, lastOfWarp[w]);
-    PixelState p = inside ? startPixel(a, pix_id) : PixelState{};
-    const float2 pixf = {(float)pix.x, (float)pix.y};
-    const int top = (longest + kWarpLanes - 1) / kWarpLanes - 1;
-    int buffer = 0;
-    for (int step = top; step >= 0; step--) {
-      const int k = (top - step) % P::kWarps;
-      if (k == 0) {
-        // Every warp is past the previous batch's last step (summed: its
-        // barrier; else this one).
-        if (!kSummed)
-          __syncthreads();
-        const int position = (step - int(warp)) * kWarpLanes + 31 - int(lane);
-        staged.stage(a, threadIdx.x, range.x + position,
-                     position >= 0 ? range.y : 0);
+  const uint2 pix = P::pixel(a, tile, piece);
+  const bool inside = pix.x < a.W && pix.y < a.H;
+  const uint32_t pix_id = a.W * pix.y + pix.x;
+  const uint2 range = a.ranges[tile];
+  const int last = inside ? int(a.n_contrib[pix_id]) : 0;
+  if (lane == 0)
+    lastOfWarp[warp] = last;
+  __syncthreads();
+  int longest = 0;
+  for (int w = 0; w < P::kWarps; w++)
+    longest = max(longest, lastOfWarp[w]);
+  PixelState p = inside ? startPixel(a, pix_id) : PixelState{};
+  const float2 pixf = {(float)pix.x, (float)pix.y};
+  const int top = (longest + kWarpLanes - 1) / kWarpLanes - 1;
+  int buffer = 0;
+  for (int step = top; step >= 0; step--) {
+    const int k = (top - step) % P::kWarps;
+    if (k == 0) {
+      // Every warp is past the previous batch's last step (summed: its
+      // barrier; else this one).
+      if (!kSummed)
         __syncthreads();
-      }
-      const int position = step * kWarpLanes + kWarpLanes - 1 - int(lane);
-      PairGradients g;
-      const bool blends = inside && backwardStep(a, p, pixf, staged,
-                                                 k * kWarpLanes, position < last,
-                                                 g);
-      if constexpr (!kSummed) {
-        if (blends) {
-          const int id = staged.id[k * kWarpLanes + lane];
-          for (int f = 0; f < kFields; f++)
-            if (float *addr = fieldAddress(a, f, id))
-              atomicAdd(addr, g.v[f]);
-        }
-      } else {
-        for (int f = 0; f < kFields; f++)
-          sums[buffer][f][warp][lane] = blends ? g.v[f] : 0.0f;
-        __syncthreads();
-        for (int i = threadIdx.x; i < kFields * kWarpLanes; i += blockDim.x) {
-          const int f = i / kWarpLanes, l = i % kWarpLanes;
-          float sum = 0;
-          for (int w = 0; w < P::kWarps; w++)
-            sum += sums[buffer][f][w][l];
-          // The next batch may overwrite `staged` now: the id comes from the
-          // list itself.
-          if (sum != 0.0f)
-            if (float *addr = fieldAddress(
-                    a, f, a.point_list[range.x + step * kWarpLanes + 31 - l]))
-              atomicAdd(addr, sum);
-        }
-        buffer ^= 1;
-      }
+      const int position = (step - int(warp)) * kWarpLanes + 31 - int(lane);
+      staged.stage(a, threadIdx.x, range.x + position,
+                   position >= 0 ? range.y : 0);
+      __syncthreads();
     }
+    const int position = step * kWarpLanes + kWarpLanes - 1 - int(lane);
+    PairGradients g;
+    const bool blends = inside && backwardStep(a, p, pixf, staged,
+                                               k * kWarpLanes, position < last,
+                                               g);
+    if constexpr (!kSummed) {
+      if (blends) {
+        const int id = staged.id[k * kWarpLanes + lane];
+        for (int f = 0; f < kFields; f++)
+          if (float *addr = fieldAddress(a, f, id))
+            atomicAdd(addr, g.v[f]);
+      }
+    } else {
+      for (int f = 0; f < kFields; f++)
+        sums[buffer][f][warp][lane] = blends ? g.v[f] : 0.0f;
+      __syncthreads();
+      for (int i = threadIdx.x; i < kFields * kWarpLanes; i += blockDim.x) {
+        const int f = i / kWarpLanes, l = i % kWarpLanes;
+        float sum = 0;
+        for (int w = 0; w < P::kWarps; w++)
+          sum += sums[buffer][f][w][l];
+        // The next batch may overwrite `staged` now: the id comes from the
+        // list itself.
+        if (sum != 0.0f)
+          if (float *addr = fieldAddress(
+                  a, f, a.point_list[range.x + step * kWarpLanes + 31 - l]))
+            atomicAdd(addr, sum);
+      }
+      buffer ^= 1;
+    }
+  }
+}
+
+// 32 warps per SM as the original backward: at most 64 registers.
+constexpr int kPieceThreadsPerSM = 1024;
+
+// Pool tile t is piece t % pieces of 16x16 tile order[t / pieces].
+template <int TW, int TH, bool kSummed>
+__global__ void __launch_bounds__(TW *TH *kWarpLanes,
+                                  kPieceThreadsPerSM / (TW * TH * kWarpLanes))
+    backwardPieces(GaussianBackwardArgs a, distwar::TileQueue *queue,
+                   const uint32_t *order, uint32_t tiles) {
+  constexpr uint32_t kPerTile = Pieces<TW, TH>::kPerTile;
+  distwar::forEachTile(queue, tiles * kPerTile, [&](uint32_t t) {
+    backwardPiece<TW, TH, kSummed>(a, order[t / kPerTile], t % kPerTile);
+  });
+}
+
+// The heavy tiles (the first `*heavy_tiles` of the order) in 4x2 pieces with
+// per-lane atomics, the others whole as the original (see renderSplitHeavy).
+__global__ void __launch_bounds__(BLOCK_SIZE, kPieceThreadsPerSM / BLOCK_SIZE)
+    backwardSplitHeavy(GaussianBackwardArgs a, distwar::TileQueue *queue,
+                       const uint32_t *order, const uint32_t *heavy_tiles,
+                       uint32_t tiles) {
+  constexpr uint32_t kPerTile = Pieces<4, 2>::kPerTile;
+  const uint32_t heavy = *heavy_tiles, pieces = heavy * kPerTile;
+  distwar::forEachTile(queue, pieces + tiles - heavy, [&](uint32_t t) {
+    if (t < pieces)
+      backwardPiece<4, 2, false>(a, order[t / kPerTile], t % kPerTile);
+    else
+      backwardOriginalTile(a, order[heavy + t - pieces]);
   });
 }
 
@@ -430,7 +451,8 @@ void launchPieces(Kernel kernel, int threads, uint32_t perTile,
 const std::vector<BackwardKernel> &allBackwardKernels() {
   static const std::vector<BackwardKernel> all = {
       BackwardKernel::kOriginal, BackwardKernel::kDynamicTiles,
-      BackwardKernel::kFineGrained, BackwardKernel::kFineGrainedSummed};
+      BackwardKernel::kFineGrained, BackwardKernel::kFineGrainedSummed,
+      BackwardKernel::kSplitHeavy};
   return all;
 }
 
@@ -444,6 +466,8 @@ const char *name(BackwardKernel k) {
     return "fine-4x2";
   case BackwardKernel::kFineGrainedSummed:
     return "fine-4x2-summed";
+  case BackwardKernel::kSplitHeavy:
+    return "split-heavy";
   }
   return "?";
 }
@@ -474,6 +498,16 @@ void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
     launchPieces(backwardPieces<kTW, kTH, true>, kThreads,
                  Pieces<kTW, kTH>::kPerTile, a, pool, stream);
     break;
+  case BackwardKernel::kSplitHeavy: {
+    const unsigned tiles = unsigned(pool.tiles());
+    // The pool's size is known on the device only: as many blocks as fit.
+    backwardSplitHeavy<<<distwar::cachedPersistentBlocks(
+                             backwardSplitHeavy, BLOCK_SIZE, 0,
+                             tiles * Pieces<kTW, kTH>::kPerTile),
+                         BLOCK_SIZE, 0, stream>>>(
+        a, pool.queue(), pool.order(), pool.heavyTiles(), tiles);
+    break;
+  }
   }
   DWK_CHECK(cudaGetLastError());
 }

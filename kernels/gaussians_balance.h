@@ -20,6 +20,7 @@ enum class ForwardKernel {
   kFineGrained2x2,  // a warp per pixel, blocks drawing 2x2 pixels (4.3)
   kFineGrained4x2,  // the same with 4x2 pixels per block
   kFineGrained4x4,  // the same with 4x4 pixels per block
+  kSplitHeavy,      // heavy tiles as fine-4x2, the others as dynamic-tiles
 };
 
 enum class BackwardKernel {
@@ -27,6 +28,7 @@ enum class BackwardKernel {
   kDynamicTiles,       // the same, persistent blocks drawing tiles
   kFineGrained,        // a warp per pixel (4x2 per block), per-lane atomics
   kFineGrainedSummed,  // the same, the block's 8 pixels summed per Gaussian
+  kSplitHeavy,         // heavy tiles as kFineGrained, the others as dynamic
 };
 
 const std::vector<ForwardKernel> &allForwardKernels();
@@ -39,19 +41,26 @@ const char *name(BackwardKernel k);
 // are drawn, heaviest first.
 class TilePool {
 public:
+  // A tile is heavy above this many times the mean Gaussian count.
+  static constexpr float kHeavyFactor = 8;
+
   // Orders the 16x16 tiles of `bins` by their Gaussian count, descending
-  // (by powers of two: one bucket per highest bit), on `stream`. Once per
+  // (by powers of two: one bucket per highest bit), the heavy tiles (over
+  // `heavyFactor` times the mean) first of all, on `stream`. Once per
   // binning, before any dynamic launch.
   void orderHeavyFirst(const TileBins &bins, int W, int H,
-                       cudaStream_t stream);
+                       cudaStream_t stream, float heavyFactor = kHeavyFactor);
 
   distwar::TileQueue *queue() const { return queue_.get(); }
   const uint32_t *order() const { return order_.data(); }
+  // On the device: how many of order()'s first tiles are heavy.
+  const uint32_t *heavyTiles() const { return heavy_.data(); }
   size_t tiles() const { return order_.size(); }
 
 private:
   distwar::TileQueueOwner queue_;
   DeviceBuffer<uint32_t> order_;
+  DeviceBuffer<uint32_t> heavy_;
 };
 
 // The forward outputs of `d` (final_T, n_contrib, out_color, out_invdepth)

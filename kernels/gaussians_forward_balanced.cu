@@ -30,17 +30,17 @@ struct ForwardArgs {
 
 // --- 4.1: the original kernel on tiles from a pool --------------------------
 
-// FORWARD::renderCUDA's body for 16x16 tile `tile` (block 16x16), unchanged
-// but for where the tile comes from.
+// FORWARD::renderCUDA's body for 16x16 tile `tile` (a block of 256
+// threads, 16x16 or 256x1), unchanged but for where the tile comes from.
 template <uint32_t CHANNELS>
 __device__ void renderOriginalTile(const ForwardArgs &a, uint32_t tile) {
   const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
   const uint2 pix_min = {(tile % horizontal_blocks) * BLOCK_X,
                          (tile / horizontal_blocks) * BLOCK_Y};
-  const uint2 pix = {pix_min.x + threadIdx.x, pix_min.y + threadIdx.y};
+  const int rank = threadIdx.y * blockDim.x + threadIdx.x;
+  const uint2 pix = {pix_min.x + rank % BLOCK_X, pix_min.y + rank / BLOCK_X};
   const uint32_t pix_id = a.W * pix.y + pix.x;
   const float2 pixf = {(float)pix.x, (float)pix.y};
-  const int rank = threadIdx.y * BLOCK_X + threadIdx.x;
   const bool inside = pix.x < a.W && pix.y < a.H;
   bool done = !inside;
 
@@ -249,62 +249,91 @@ __global__ void __launch_bounds__(BLOCK_SIZE)
 
 // --- 4.3: a warp per pixel, blocks drawing a few pixels ----------------------
 
-// Pool tile t is piece t % pieces of 16x16 tile order[t / pieces]; a piece is
-// TW x TH pixels, one per warp of the block. The block's pixels share their
-// tile's list: it goes through shared memory in batches of one Gaussian per
-// thread, so that each Gaussian is read from global memory once per piece
-// rather than once per pixel (per pixel, the lists of heavy tiles make the
-// kernel bound by L2 bandwidth). A warp whose pixel is done keeps loading
-// batches for the others; the block leaves the list when all are done.
 // 48 warps per SM: the registers of a warp per pixel (40) allow no more.
 constexpr int kFineThreadsPerSM = 1536;
 
+// Piece `piece` of 16x16 tile `tile`: TW x TH pixels, one per warp of the
+// block. The block's pixels share their tile's list: it goes through shared
+// memory in batches of one Gaussian per thread, so that each Gaussian is
+// read from global memory once per piece rather than once per pixel (per
+// pixel, the lists of heavy tiles make the kernel bound by L2 bandwidth). A
+// warp whose pixel is done keeps loading batches for the others; the block
+// leaves the list when all are done.
 template <uint32_t CHANNELS, int TW, int TH>
-__global__ void __launch_bounds__(TW *TH *kWarpLanes,
-                                  kFineThreadsPerSM / (TW * TH * kWarpLanes))
-    renderFineGrained(ForwardArgs a, distwar::TileQueue *queue,
-                      const uint32_t *order, uint32_t tiles) {
+__device__ void renderPiece(const ForwardArgs &a, uint32_t tile,
+                            uint32_t piece) {
   static_assert(BLOCK_X % TW == 0 && BLOCK_Y % TH == 0,
                 "pieces must tile a 16x16 tile");
   constexpr uint32_t kAcross = BLOCK_X / TW;
-  constexpr uint32_t kPieces = kAcross * (BLOCK_Y / TH);
   constexpr int kBatch = TW * TH * kWarpLanes;
   // Arrays, not an array of Splat: lanes reading consecutive 32-byte
   // structs would conflict on the shared-memory banks.
   __shared__ int batch_id[kBatch];
   __shared__ float2 batch_xy[kBatch];
   __shared__ float4 batch_con_o[kBatch];
+  assert(blockDim.x == kBatch && "a warp per pixel of the piece");
   const uint32_t horizontal_blocks = (a.W + BLOCK_X - 1) / BLOCK_X;
   const unsigned warp = threadIdx.x / kWarpLanes, lane = laneIndex();
-  distwar::forEachTile(queue, tiles * kPieces, [&](uint32_t t) {
-    const uint32_t tile = order[t / kPieces], piece = t % kPieces;
-    const uint2 pix = {
-        (tile % horizontal_blocks) * BLOCK_X + (piece % kAcross) * TW +
-            warp % TW,
-        (tile / horizontal_blocks) * BLOCK_Y + (piece / kAcross) * TH +
-            warp / TW};
-    const bool inside = pix.x < a.W && pix.y < a.H;
-    const uint2 range = a.ranges[tile];
-    WarpPixel<CHANNELS> p(pix);
-    bool done = !inside;
-    for (uint32_t start = range.x; start < range.y; start += kBatch) {
-      // Also keeps the batch until every warp has finished reading it.
-      if (__syncthreads_and(done))
-        break;
-      const Splat mine = loadSplat(a, start + threadIdx.x, range.y);
-      batch_id[threadIdx.x] = mine.id;
-      batch_xy[threadIdx.x] = mine.xy;
-      batch_con_o[threadIdx.x] = mine.con_o;
-      __syncthreads();
-      const uint32_t count = min(uint32_t(kBatch), range.y - start);
-      for (uint32_t k = 0; !done && k < count; k += kWarpLanes) {
-        const Splat s{batch_id[k + lane], batch_xy[k + lane],
-                      batch_con_o[k + lane]};
-        done = p.step(a, s, start + k - range.x);
-      }
+  const uint2 pix = {
+      (tile % horizontal_blocks) * BLOCK_X + (piece % kAcross) * TW + warp % TW,
+      (tile / horizontal_blocks) * BLOCK_Y + (piece / kAcross) * TH +
+          warp / TW};
+  const bool inside = pix.x < a.W && pix.y < a.H;
+  const uint2 range = a.ranges[tile];
+  WarpPixel<CHANNELS> p(pix);
+  bool done = !inside;
+  for (uint32_t start = range.x; start < range.y; start += kBatch) {
+    // Also keeps the batch until every warp has finished reading it.
+    if (__syncthreads_and(done))
+      break;
+    const Splat mine = loadSplat(a, start + threadIdx.x, range.y);
+    batch_id[threadIdx.x] = mine.id;
+    batch_xy[threadIdx.x] = mine.xy;
+    batch_con_o[threadIdx.x] = mine.con_o;
+    __syncthreads();
+    const uint32_t count = min(uint32_t(kBatch), range.y - start);
+    for (uint32_t k = 0; !done && k < count; k += kWarpLanes) {
+      const Splat s{batch_id[k + lane], batch_xy[k + lane],
+                    batch_con_o[k + lane]};
+      done = p.step(a, s, start + k - range.x);
     }
-    if (inside)
-      p.write(a, pix);
+  }
+  if (inside)
+    p.write(a, pix);
+}
+
+template <int TW, int TH>
+constexpr uint32_t kPiecesPerTile = (BLOCK_X / TW) * (BLOCK_Y / TH);
+
+// Pool tile t is piece t % pieces of 16x16 tile order[t / pieces].
+template <uint32_t CHANNELS, int TW, int TH>
+__global__ void __launch_bounds__(TW *TH *kWarpLanes,
+                                  kFineThreadsPerSM / (TW * TH * kWarpLanes))
+    renderFineGrained(ForwardArgs a, distwar::TileQueue *queue,
+                      const uint32_t *order, uint32_t tiles) {
+  constexpr uint32_t kPieces = kPiecesPerTile<TW, TH>;
+  distwar::forEachTile(queue, tiles * kPieces, [&](uint32_t t) {
+    renderPiece<CHANNELS, TW, TH>(a, order[t / kPieces], t % kPieces);
+  });
+}
+
+// Only the heavy tiles (the first `*heavy_tiles` of the order) in 4x2
+// pieces, the others whole as the original renders them: a warp per pixel
+// costs 2 to 3 times the original's work per Gaussian and pixel, which pays
+// only where one tile would otherwise hold up the grid. The pool holds the
+// heavy tiles' pieces, then the light tiles.
+template <uint32_t CHANNELS>
+__global__ void __launch_bounds__(BLOCK_SIZE, kFineThreadsPerSM / BLOCK_SIZE)
+    renderSplitHeavy(ForwardArgs a, distwar::TileQueue *queue,
+                     const uint32_t *order, const uint32_t *heavy_tiles,
+                     uint32_t tiles) {
+  constexpr uint32_t kPieces = kPiecesPerTile<4, 2>;
+  const uint32_t heavy = *heavy_tiles, pieces = heavy * kPieces;
+  distwar::forEachTile(queue, pieces + tiles - heavy, [&](uint32_t t) {
+    if (t < pieces)
+      renderPiece<CHANNELS, 4, 2>(a, order[t / kPieces], t % kPieces);
+    else
+      renderOriginalTile<CHANNELS>(a, order[heavy + t - pieces]);
   });
 }
 
@@ -324,7 +353,7 @@ void launchFineGrained(const ForwardArgs &a, TilePool &pool,
   constexpr int kThreads = TW * TH * kWarpLanes;
   auto kernel = renderFineGrained<NUM_CHANNELS, TW, TH>;
   const unsigned tiles = unsigned(pool.tiles());
-  const unsigned pieces = tiles * (BLOCK_X / TW) * (BLOCK_Y / TH);
+  const unsigned pieces = tiles * kPiecesPerTile<TW, TH>;
   kernel<<<distwar::cachedPersistentBlocks(kernel, kThreads, 0, pieces), kThreads, 0, stream>>>(
       a, pool.queue(), pool.order(), tiles);
 }
@@ -335,7 +364,8 @@ const std::vector<ForwardKernel> &allForwardKernels() {
   static const std::vector<ForwardKernel> all = {
       ForwardKernel::kOriginal, ForwardKernel::kDynamicTiles,
       ForwardKernel::kGaussianWise, ForwardKernel::kFineGrained2x2,
-      ForwardKernel::kFineGrained4x2, ForwardKernel::kFineGrained4x4};
+      ForwardKernel::kFineGrained4x2, ForwardKernel::kFineGrained4x4,
+      ForwardKernel::kSplitHeavy};
   return all;
 }
 
@@ -353,6 +383,8 @@ const char *name(ForwardKernel k) {
     return "fine-4x2";
   case ForwardKernel::kFineGrained4x4:
     return "fine-4x4";
+  case ForwardKernel::kSplitHeavy:
+    return "split-heavy";
   }
   return "?";
 }
@@ -390,6 +422,16 @@ void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
   case ForwardKernel::kFineGrained4x4:
     launchFineGrained<4, 4>(a, pool, stream);
     break;
+  case ForwardKernel::kSplitHeavy: {
+    auto kernel = renderSplitHeavy<NUM_CHANNELS>;
+    const unsigned tiles = unsigned(pool.tiles());
+    // The pool's size is known on the device only: as many blocks as fit.
+    kernel<<<distwar::cachedPersistentBlocks(kernel, BLOCK_SIZE, 0,
+                                             tiles * kPiecesPerTile<4, 2>),
+             BLOCK_SIZE, 0, stream>>>(a, pool.queue(), pool.order(),
+                                      pool.heavyTiles(), tiles);
+    break;
+  }
   }
   DWK_CHECK(cudaGetLastError());
 }

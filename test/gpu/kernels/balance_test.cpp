@@ -10,7 +10,8 @@
 // exactly, final_T, colour and inverse depth each within 1e-4 of float64
 // (relative, at least 1 in the scale) and within 1e-5 in relative L2 over
 // the image. Backward: every gradient field against float64 (relative L2
-// 1e-5), with and without the depth loss. On the large presets, against the
+// 1e-5), with and without the depth loss. The split kernels (heavy tiles in
+// pieces, the others whole) also with about half the tiles heavy. On the large presets, against the
 // original kernels instead: the dynamic-tiles forward bit for bit, the
 // warp-per-pixel ones up to rounding (a pixel whose transmittance lands
 // within rounding of the 1e-4 cut-off may stop one Gaussian apart: at most
@@ -207,10 +208,39 @@ void compareGrads(const Grads &got, const GradFields<W> &want, bool with_depth,
 
 // --- Against float64 ---------------------------------------------------------
 
+// Heavy-tile factors the split kernels are checked at: the default (the
+// tiny scenes may have no heavy tile, or a few) and 1 (about half the tiles
+// heavy: both paths in one launch).
+const float kHeavyFactors[] = {TilePool::kHeavyFactor, 1.0f};
+
+// The heavy tiles at the start of the pool's order.
+uint32_t heavyTiles(const TilePool &pool) {
+  uint32_t heavy = 0;
+  DWK_CHECK(cudaMemcpy(&heavy, pool.heavyTiles(), sizeof heavy,
+                       cudaMemcpyDeviceToHost));
+  return heavy;
+}
+
+// Orders the pool at `factor`; away from the default, some tiles but not
+// all must be heavy (else the split kernels would take one path only).
+void orderAt(TilePool &pool, GaussianDeviceScene &d, float factor,
+             const std::string &base) {
+  pool.orderHeavyFirst(d.bins, d.W, d.H, 0, factor);
+  DWK_CHECK(cudaDeviceSynchronize());
+  const uint32_t heavy = heavyTiles(pool);
+  std::printf("%s: %u of %zu tiles heavy at %gx the mean\n", base.c_str(),
+              heavy, pool.tiles(), factor);
+  if (factor != TilePool::kHeavyFactor)
+    expect(heavy > 0 && heavy < pool.tiles(),
+           base + ": some tiles heavy at 1x the mean, not all");
+}
+
 void checkForwardAgainstReference(GaussianDeviceScene &d, TilePool &pool,
                                   const GaussianForwardReference &ref,
-                                  const std::string &base) {
+                                  const std::string &base, bool split_only) {
   for (ForwardKernel k : allForwardKernels()) {
+    if (split_only && k != ForwardKernel::kSplitHeavy)
+      continue;
     const std::string what = base + " forward " + name(k);
     runForward(d, k, pool, [&](const ForwardOutputs &o, const std::string &l) {
       const size_t differ = countDiffering(o.n_contrib, ref.n_contrib);
@@ -232,21 +262,26 @@ void checkAgainstReference(const char *preset, uint64_t seed) {
   GaussianDeviceScene d(scene);
   TilePool pool;
   d.bin();
-  pool.orderHeavyFirst(d.bins, d.W, d.H, 0);
-  const std::string base = std::string("gaussians/") + preset;
-  checkForwardAgainstReference(d, pool, ref, base);
-  d.forward();
-  DWK_CHECK(cudaDeviceSynchronize());
-  for (bool with_depth : {true, false}) {
-    const GaussianGradientReference g =
-        gaussianBackwardReference(scene, ref, with_depth);
-    const GradFields<double> want{g.mean2D, g.conic, g.opacity, g.colors,
-                                  g.invdepths};
-    for (BackwardKernel k : allBackwardKernels())
-      compareGrads(runBackward(d, k, pool, with_depth), want, with_depth,
-                   base + " backward " + name(k) +
-                       (with_depth ? " +depth" : "") + " vs float64",
-                   [](size_t) { return kTolerance; });
+  for (float factor : kHeavyFactors) {
+    const bool split_only = factor != TilePool::kHeavyFactor;
+    const std::string base = std::string("gaussians/") + preset +
+                             (split_only ? " (heavy above 1x)" : "");
+    orderAt(pool, d, factor, base);
+    checkForwardAgainstReference(d, pool, ref, base, split_only);
+    d.forward();
+    DWK_CHECK(cudaDeviceSynchronize());
+    for (bool with_depth : {true, false}) {
+      const GaussianGradientReference g =
+          gaussianBackwardReference(scene, ref, with_depth);
+      const GradFields<double> want{g.mean2D, g.conic, g.opacity, g.colors,
+                                    g.invdepths};
+      for (BackwardKernel k : allBackwardKernels())
+        if (!split_only || k == BackwardKernel::kSplitHeavy)
+          compareGrads(runBackward(d, k, pool, with_depth), want, with_depth,
+                       base + " backward " + name(k) +
+                           (with_depth ? " +depth" : "") + " vs float64",
+                       [](size_t) { return kTolerance; });
+    }
   }
 }
 
@@ -293,8 +328,8 @@ void checkAgainstOriginal(const char *preset, uint64_t seed) {
   GaussianDeviceScene d(scene);
   TilePool pool;
   d.bin();
-  pool.orderHeavyFirst(d.bins, d.W, d.H, 0);
   const std::string base = std::string("gaussians/") + preset;
+  orderAt(pool, d, TilePool::kHeavyFactor, base);
   checkForwardAgainstOriginal(d, pool, base);
   d.forward();
   const Grads want = runBackward(d, BackwardKernel::kOriginal, pool, true);
