@@ -13,8 +13,11 @@ kernel-parameter null test, state updated between sites, aliasing
 parameters, reads of a destination between sites (directly and through an
 alias), gotos, `#pragma unroll` channel loops, templates, shadowing
 declarations, `make_*` helpers with side effects and a user `atomicAdd`
-wrapper. Kernels 0.. are the fixed cases of fixed_cases.py (the team's
-repros), the generated ones follow.
+wrapper; and, in about half of them, from a second random stream, what
+users write around their atomics (user_code.py: lambdas, functions
+returning references, accessors, struct and global pointers, enums,
+templates, macros, gotos). Kernels 0.. are the fixed cases of
+fixed_cases.py (the team's repros), the generated ones follow.
 
 Rules that keep the comparison sound (the harness relies on them):
   * atomic values are >= 0 and start values are >= 0, so a float element's
@@ -39,12 +42,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixed_cases  # noqa: E402
+import user_code  # noqa: E402
 
 # Shapes that can be left out (--avoid) while the tool turns them into code
 # nvcc rejects: d14, `#pragma unroll` on the line where a group starts
-# (`_Pragma("unroll")` is written instead). None is left out by default.
-KNOWN_COMPILE_BUGS = ["d14"]
-AVOID = []
+# (`_Pragma("unroll")` is written instead), and user_code.py's. None is left
+# out by default.
+KNOWN_COMPILE_BUGS = ["d14"] + user_code.KNOWN_COMPILE_BUGS
+AVOID = user_code.AVOID
 
 ELEM = {"float": "kF32", "double": "kF64", "int": "kI32",
         "unsigned": "kU32", "unsigned long long": "kU64"}
@@ -62,7 +67,7 @@ FEATURES = [
     "channel", "template", "shadow", "make-call", "user-atomic", "macro",
     "vector-field", "side-effect-cond", "join-continue", "key-offset",
     "accessor", "pointer", "block", "strip", "adjacent",
-]
+] + user_code.USER_FEATURES
 
 PRELUDE = """\
 #include "DiffTestAbi.h"
@@ -76,6 +81,7 @@ PRELUDE = """\
   atomicAdd(&buf[i].x, v.x);                                                   \\
   atomicAdd(&buf[i].y, v.y);                                                   \\
   atomicAdd(&buf[i].z, v.z)
+""" + user_code.USER_PRELUDE + """\
 constexpr int kDtChannels = 3;
 """
 
@@ -92,6 +98,7 @@ class Kernel:
     """One generated kernel: helpers, the kernel, its launcher and buffers."""
 
     def __init__(self, seed, index):
+        self.seed = seed
         self.index = index
         self.name = "k%d" % index
         self.label = self.name
@@ -255,10 +262,12 @@ class Kernel:
         return "\n".join(lines)
 
 
-class Gen(Kernel):
-    """The random kernel: a prologue, a flat body or a loop, an epilogue."""
+class Gen(Kernel, user_code.UserCode):
+    """The random kernel: a prologue, a flat body or a loop, an epilogue;
+    in some, user constructs around the sites (user_code.py)."""
 
     def generate(self):
+        self.user_init(self.seed, self.index)
         r = self.rng
         self.shape = r.choice(["flat", "loop", "loop", "loop", "tiles", "tiles"])
         if r.random() < 0.2:
@@ -321,6 +330,7 @@ class Gen(Kernel):
         name = self.fresh("id")
         with self.tagging() as tags:
             self.key_definition(depth, in_loop, name)
+            name = self.user_key(depth, in_loop, name)
         self.key_tags[name] = set(tags)
         return name
 
@@ -333,6 +343,8 @@ class Gen(Kernel):
             e2 = self.key_expr(in_loop)
             label = self.fresh("keyed")
             self.emit(depth, "int %s = %s;" % (name, e1))
+            if self.user:
+                self.mutable_keys.add(name)
             self.emit(depth, "if (%s) goto %s;" % (self.lane_cond(), label))
             self.emit(depth, "%s = %s;" % (name, e2))
             self.emit(depth, "%s:;" % label)
@@ -344,10 +356,12 @@ class Gen(Kernel):
                 "  return (j * 4 + (int)(threadIdx.x %% 32) / 8) %% DT_KEYS;\n}"
                 % helper)
             self.feature("key-mixed")
-            self.emit(depth, "const int %s = %s(%s);" % (
-                name, helper, "j" if in_loop else "(int)blockIdx.x"))
+            self.emit(depth, "%s %s = %s(%s);" % (
+                self.key_type(name), name, helper,
+                "j" if in_loop else "(int)blockIdx.x"))
         else:
-            self.emit(depth, "const int %s = %s;" % (name, self.key_expr(in_loop)))
+            expr = self.key_expr(in_loop)
+            self.emit(depth, "%s %s = %s;" % (self.key_type(name), name, expr))
 
     # -- shapes --------------------------------------------------------------
     def flat(self):
@@ -403,6 +417,7 @@ class Gen(Kernel):
             depth = 2
         else:
             depth = 1
+        bound = self.user_bound(depth, bound)
         self.emit(depth, "for (int j = 0; %sj < %s; j++) {" % (term, bound))
         self.body(depth + 1)
         self.emit(depth, "}")
@@ -461,6 +476,7 @@ class Gen(Kernel):
                 groups += 1
         if groups > 1:
             self.feature("multi-group")
+        self.user_body_end(d)
         if self.shadow_outer:
             self.emit(d, "w += sh * 0.125f;")
         for label in reversed(closers):
@@ -563,6 +579,7 @@ class Gen(Kernel):
         """1 to 5 fields of `key`, with state and reads in between."""
         r = self.rng
         elems = set()
+        user_elems = set()
         first = len(self.lines)
         for _ in range(r.randint(1, 4)):
             kind = r.choice(["scalar", "scalar", "vec", "stride", "channel",
@@ -570,12 +587,19 @@ class Gen(Kernel):
                              "macro", "cond", "lane-cond", "read", "alias",
                              "user", "state", "alias-dest"])
             with self.tagging(self.key_tags.get(key, ())):
+                user_elems |= self.user_between(d, key, in_loop)
                 elems.add(self.site(d, kind, key, in_loop))
+        with self.tagging(self.key_tags.get(key, ())):
+            user_elems |= self.user_between(d, key, in_loop)
         elems.discard(None)
         if not elems:
             # Only state updates were drawn: a group has at least one field.
             with self.tagging(self.key_tags.get(key, ())):
                 elems.add(self.site(d, "scalar", key, in_loop))
+        for line in self.after_group:
+            self.emit(d, line)
+        self.after_group = []
+        elems |= user_elems
         if len(elems) > 1:
             self.feature("mixed-types")
             self.lines[first:] = [(text, tags | {"mixed-types"})
@@ -905,10 +929,10 @@ def main():
     ap.add_argument("--only", type=lambda s: [int(i) for i in s.split(",")],
                     help="comma-separated kernel indices (a minimal set)")
     ap.add_argument("--print", type=int, metavar="INDEX", dest="print_index")
-    ap.add_argument("--avoid", default=",".join(KNOWN_COMPILE_BUGS),
+    ap.add_argument("--avoid", default="",
                     help="known compile bugs of the tool whose shapes are not "
-                    "generated (comma-separated, from %s; empty: none)"
-                    % ",".join(KNOWN_COMPILE_BUGS))
+                    "generated (comma-separated, from %s; default: none, as "
+                    "in the CMake sets)" % ",".join(KNOWN_COMPILE_BUGS))
     ap.add_argument("--out")
     args = ap.parse_args()
     AVOID[:] = [a for a in args.avoid.split(",") if a]
