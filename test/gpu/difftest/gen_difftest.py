@@ -46,8 +46,9 @@ import user_code  # noqa: E402
 
 # Shapes that can be left out (--avoid) while the tool turns them into code
 # nvcc rejects: d14, `#pragma unroll` on the line where a group starts
-# (`_Pragma("unroll")` is written instead), and user_code.py's. None is left
-# out by default.
+# (`_Pragma("unroll")` is written instead), and user_code.py's. The fixed
+# cases of such a shape are written with an empty body. None is left out by
+# default.
 KNOWN_COMPILE_BUGS = ["d14"] + user_code.KNOWN_COMPILE_BUGS
 AVOID = user_code.AVOID
 
@@ -818,7 +819,7 @@ class Gen(Kernel, user_code.UserCode):
 
 def make_kernel(seed, index):
     if index < len(fixed_cases.CASES):
-        k = fixed_cases.build(Kernel(seed, index), index)
+        k = fixed_cases.build(Kernel(seed, index), index, AVOID)
     else:
         k = Gen(seed, index)
         k.generate()
