@@ -18,11 +18,11 @@ helpers that change a key, read a destination (through a capture, a
 __device__ pointer, a struct member) or shrink the trip count between two
 sites; u2a-u2c, writes through methods returning references; u3a, u3b, a
 local key array changed through a pointer; u4a, u4b, operator[] reading
-threadIdx or keeping state in a key; u5a, u5b, a lane's own test of a
-pointer or key whose input changes before the next site; u6a-u6f, shapes
-whose rewrite nvcc must accept (a hoisted `const int K` array bound, a
-`constexpr` used after the group, keys of enum and anonymous-namespace
-types, a lane-dependent condition naming a local).
+threadIdx or keeping state in a key; u5a-u5c, a lane's own test of a
+pointer or key whose input changes before the next site or after the
+site; u6a-u6g, shapes whose rewrite nvcc must accept (a hoisted `const int
+K` array bound, a `constexpr` used after the group, keys of enum and
+anonymous-namespace types, lane-dependent conditions naming locals).
 Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
@@ -785,6 +785,19 @@ CASES = [
       "      atomicAdd(&gc[id], 2.f * v);",
       "    atomicAdd(&gb[id], v);",
       "  }"]),
+    # u5c: a field under a test of its own key, the key changed after the
+    # add: an add reduced later must not test the changed key.
+    ("u5c", ["laneset-ptr", "key-mixed"], [],
+     [("float *ga", "atomic", "float", "DT_KEYS + 1"), X, N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    int k = (j + (v > 0.5f)) % DT_KEYS;",
+      "    if (v < 0.75f) {",
+      "      if ((k & 1) == 0)",
+      "        atomicAdd(&ga[k], v);",
+      "      k += 1;",
+      "    }",
+      "  }"]),
     # u6a: an array bound `const int K` declared after a per-lane continue.
     ("u6a", ["const-array", "continue", "key-uniform"], [],
      grads("ga", "gb") + [IDS, X, THR, N],
@@ -875,6 +888,20 @@ CASES = [
       "      const float u = 0.5f * v;",
       "      if (u > 0.25f * t)",
       "        atomicAdd(&gc[id], u);",
+      "    }",
+      "  }"]),
+    # u6g: a field under a test of a local declared in the block around
+    # it, the key that local.
+    ("u6g", ["laneset-ptr", "key-mixed"], [],
+     [("float *ga", "atomic", "float", "DT_KEYS + 1"), X, N],
+     ["  for (int j = 0; j < n; j++) {",
+      "    const float v = x[tid * DT_TRIPS + j];",
+      "    const int id = (j + (v > 0.5f)) % DT_KEYS;",
+      "    if (v < 0.75f) {",
+      "      int k = id;",
+      "      k += 1;",
+      "      if ((k & 1) == 0)",
+      "        atomicAdd(&ga[k], v);",
       "    }",
       "  }"]),
 ]

@@ -643,7 +643,11 @@ class UserCode:
             self.emit(d, "if ((%s & 1) == 0)" % k)
             self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (h, k, self.uvalue()))
         else:
-            self.emit(d, "atomicAdd(&%s[%s], %s);" % (h, k, self.uvalue()))
+            # After a tested add, the next add is of the group's key, so the
+            # tested one may be reduced alone, later, where the test's input
+            # has changed.
+            self.emit(d, "atomicAdd(&%s[%s], %s);" % (
+                h, k if form == "pointer" else key, self.uvalue()))
         return {"float"}
 
     def unit_template_twice(self, d, key, in_loop):
