@@ -125,10 +125,34 @@ if(NOT DIFFTEST_PREGENERATED)
   add_custom_target(${DIFFTEST_SET}_coverage DEPENDS "${DIFFTEST_COVERAGE}")
   add_dependencies(${DIFFTEST_SET} ${DIFFTEST_SET}_coverage)
 
+  # Every site in the reports has a rewrite or a reason, and every atomicAdd
+  # written in the sources is in them: a failure of the CI set's build; the
+  # GPU set carries the list to the GPU machine.
+  set(reasons "${CMAKE_CURRENT_BINARY_DIR}/${DIFFTEST_SET}_reasons.txt")
+  set(fatal "")
+  if(NOT DIFFTEST_TOLERATE)
+    set(fatal --fatal)
+  endif()
+  set(tu_paths "")
+  foreach(f IN LISTS tu_sources)
+    list(APPEND tu_paths "${CMAKE_CURRENT_SOURCE_DIR}/${f}")
+  endforeach()
+  add_custom_command(OUTPUT "${reasons}"
+    COMMAND "${Python3_EXECUTABLE}" "${DISTWAR_DIFFTEST_DIR}/check_reports.py"
+            --sources "${CMAKE_CURRENT_SOURCE_DIR}" --out "${reasons}" ${fatal}
+            ${reports}
+    DEPENDS ${report_files} ${tu_paths}
+            "${DISTWAR_DIFFTEST_DIR}/check_reports.py"
+            "${DISTWAR_DIFFTEST_DIR}/coverage.py"
+    COMMENT "distwar difftest: a rewrite or a reason for every site of ${DIFFTEST_SET}"
+    VERBATIM)
+  add_custom_target(${DIFFTEST_SET}_reasons DEPENDS "${reasons}")
+  add_dependencies(${DIFFTEST_SET} ${DIFFTEST_SET}_reasons)
+
   set(pregen "${CMAKE_BINARY_DIR}/pregenerated/${DIFFTEST_SET}_src")
   set(carried ${tu_sources} meta.cpp tus.inc manifest.json)
   set(inputs "")
-  set(outputs "${pregen}/coverage.txt")
+  set(outputs "${pregen}/coverage.txt" "${pregen}/reasons.txt")
   foreach(f IN LISTS carried)
     list(APPEND inputs "${CMAKE_CURRENT_SOURCE_DIR}/${f}")
     list(APPEND outputs "${pregen}/${f}")
@@ -137,7 +161,8 @@ if(NOT DIFFTEST_PREGENERATED)
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${pregen}"
     COMMAND "${CMAKE_COMMAND}" -E copy ${inputs} "${pregen}"
     COMMAND "${CMAKE_COMMAND}" -E copy "${DIFFTEST_COVERAGE}" "${pregen}/coverage.txt"
-    DEPENDS ${inputs} "${DIFFTEST_COVERAGE}"
+    COMMAND "${CMAKE_COMMAND}" -E copy "${reasons}" "${pregen}/reasons.txt"
+    DEPENDS ${inputs} "${DIFFTEST_COVERAGE}" "${reasons}"
     COMMENT "distwar: pregenerated ${DIFFTEST_SET} sources"
     VERBATIM)
   add_custom_target(${DIFFTEST_SET}-src-pregenerate DEPENDS ${outputs})

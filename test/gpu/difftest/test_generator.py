@@ -4,6 +4,9 @@ difftest.generator): the same seed gives the same files; every kernel of a
 set prints alone, by seed and index, as the same text; a kernel is the same
 whatever set it is generated in (--only); the manifest's site lines hold
 atomics; the fixed cases come first; every feature is generated somewhere.
+Also check_reports.py on reports made up here: one that lists every
+written atomic with a decision passes, one missing a site or a reason
+fails.
 
   test_generator.py <work dir>
 """
@@ -14,6 +17,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import check_reports  # noqa: E402
 GEN = [sys.executable, os.path.join(HERE, "gen_difftest.py"), "--seed", "5"]
 
 
@@ -31,6 +36,38 @@ def kernel_block(text, name):
     start = text.index("namespace %s {" % name)
     end = text.index("} // namespace %s" % name, start)
     return text[start:end]
+
+
+def check_report_checker(out, files, check):
+    """check_reports.py against reports built from the sources themselves."""
+    sites = []
+    for name, text in files.items():
+        if name.startswith("tu_"):
+            for line in check_reports.written_sites(text):
+                sites.append({"file": None, "line": line, "column": 3,
+                              "function": "dt::k0::backward",
+                              "callee": "atomicAdd", "buffer": "g", "key": "id",
+                              "decision": "unchanged",
+                              "reason": {"code": "DW0011"}, "tu": name})
+
+    def report():
+        by_tu = {}
+        for s in sites:
+            by_tu.setdefault(s["tu"], []).append(
+                {k: v for k, v in s.items() if k not in ("tu", "file")})
+        return {"files": [{"file": os.path.join(out, tu), "sites": ss,
+                           "groups": []} for tu, ss in by_tu.items()]}
+
+    check(len(sites) > 100, "check_reports.py finds the written atomics")
+    check(not check_reports.check(out, "auto", report()),
+          "check_reports.py passes a report that lists every site")
+    sites[7]["reason"] = None
+    check(len(check_reports.check(out, "auto", report())) == 1,
+          "check_reports.py fails a site with no reason")
+    sites[7]["decision"] = "batched"
+    del sites[3]
+    check(len(check_reports.check(out, "auto", report())) == 1,
+          "check_reports.py fails an atomic missing from the report")
 
 
 def main():
@@ -72,6 +109,7 @@ def main():
         only = generate(os.path.join(work, "only"), "--only", str(index))
         check(kernel_block(only["tu_0.cu"], name) == kernel_block(tu, name),
               "kernel %d is the same in a set of its own" % index)
+    check_report_checker(os.path.join(work, "a"), a, check)
     for f in failures:
         print("FAIL: " + f)
     print("%d checks failed" % len(failures) if failures else
