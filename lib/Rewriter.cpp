@@ -1,6 +1,7 @@
 //===- Rewriter.cpp - one file in, rewritten text and report out ----------===//
 
 #include "distwar-rewrite/Rewriter.h"
+#include "Analysis/Effects.h"
 #include "Decide/Editability.h"
 #include "Decide/GroupSafety.h"
 #include "Decide/ReducedCode.h"
@@ -289,6 +290,7 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
                                  const OutputLayout &Layout,
                                  RewriteResult &Result) {
   ASTContext &Ctx = P.Ctx;
+  EffectsScope Effects;
   const SourceManager &SM = Ctx.getSourceManager();
   HeaderPolicyTable Policy(SM, Headers);
   std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);

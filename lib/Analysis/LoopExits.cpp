@@ -1,6 +1,7 @@
 //===- LoopExits.cpp - statements that end a loop iteration early ---------===//
 
 #include "Analysis/LoopExits.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -12,6 +13,14 @@ static bool walkExits(const Stmt *S, bool InLoop, bool InSwitch,
                       llvm::function_ref<bool(const LoopExit &)> Visit) {
   if (!S)
     return true;
+  // A lambda's return, break or goto leaves the lambda, not the loop; its
+  // captures are still walked.
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      if (!walkExits(Init, InLoop, InSwitch, Visit))
+        return false;
+    return true;
+  }
   if (isa<ReturnStmt>(S))
     return Visit({S, ExitKind::Return, InSwitch});
   if (isa<GotoStmt, IndirectGotoStmt>(S))

@@ -1,6 +1,7 @@
 //===- VarWrites.cpp - where a variable may change ------------------------===//
 
 #include "Analysis/VarWrites.h"
+#include "Analysis/Effects.h"
 #include "Analysis/Purity.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -16,15 +17,12 @@ const VarDecl *referencedVar(const Expr *E) {
 }
 
 bool refersToAny(const Stmt *S, const llvm::DenseSet<const VarDecl *> &Vars) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (refersToAny(Child, Vars))
-      return true;
-  return false;
+  // Template arguments (`scaled<K>()`) and static assertions included.
+  return !forEachStmt(S, [&](const Stmt *X) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(X);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return !V || !Vars.count(V);
+  });
 }
 
 const VarDecl *rootVariable(const Expr *E) {
@@ -67,14 +65,8 @@ static const VarDecl *storageRoot(const Expr *E) {
 enum class WriteMode { Direct, Through, Storage };
 
 static bool designates(const Expr *E, const VarDecl *V, WriteMode Mode) {
-  if (!E)
-    return false;
-  const Expr *Stripped = E->IgnoreParenCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Stripped))
-    return DRE->getDecl() == V;
-  if (Mode == WriteMode::Storage)
-    return storageRoot(Stripped) == V;
-  return Mode == WriteMode::Through && rootVariable(Stripped) == V;
+  return mayDesignate(E, V, Mode == WriteMode::Through,
+                      Mode == WriteMode::Storage);
 }
 
 static bool isNonConstReference(QualType T) {
@@ -85,6 +77,12 @@ static bool isNonConstReference(QualType T) {
 /// (stores only to its locals) neither that nor anything it points to.
 static bool readsOnly(const CXXMethodDecl *M, WriteMode Mode) {
   if (!M)
+    return false;
+  // A reference or pointer it returns may be stored through later.
+  const QualType R = M->getReturnType();
+  if (!M->isConst() &&
+      ((R->isReferenceType() && !R.getNonReferenceType().isConstQualified()) ||
+       (R->isPointerType() && !R->getPointeeType().isConstQualified())))
     return false;
   if (isPureCallee(M))
     return true;
@@ -107,9 +105,28 @@ static bool builtinOperatorWrites(const CXXOperatorCallExpr *Op,
   }
 }
 
+/// An array that decays to a pointer other than to be indexed may be
+/// written through that pointer later.
+static bool decaysOutside(const Stmt *S, const VarDecl *V) {
+  const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
+  return ICE && ICE->getCastKind() == CK_ArrayToPointerDecay &&
+         referencedVar(ICE->getSubExpr()) == V;
+}
+
 static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
   if (!S)
     return nullptr;
+  if (decaysOutside(S, V))
+    return S;
+  // An array indexed in place: its decay is no escape.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+    if (const auto *Decay =
+            dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
+        Decay && Decay->getCastKind() == CK_ArrayToPointerDecay) {
+      if (const Stmt *W = writeIn(Decay->getSubExpr(), V, Through))
+        return W;
+      return writeIn(ASE->getIdx(), V, Through);
+    }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
       Op && isBuiltinOperatorCall(Op)) {
     if (builtinOperatorWrites(Op, V, Through))
@@ -147,6 +164,8 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
       if (designates(MC->getImplicitObjectArgument(), V, Through) &&
           !readsOnly(MC->getMethodDecl(), Through))
         return S;
+    if (callMayWrite(Call, V))
+      return S;
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
@@ -171,13 +190,12 @@ const Stmt *findStorageWrite(const Stmt *Root, const VarDecl *V) {
 }
 
 void collectVars(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      Out.push_back(V);
-  for (const Stmt *Child : S->children())
-    collectVars(Child, Out);
+  forEachStmt(S, [&](const Stmt *X) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.push_back(V);
+    return true;
+  });
 }
 
 const Expr *loadedPointer(const Stmt *S) {

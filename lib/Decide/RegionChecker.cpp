@@ -2,6 +2,7 @@
 
 #include "Decide/RegionChecker.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/Effects.h"
 #include "Analysis/Purity.h"
 #include "Analysis/RunTimeTrip.h"
 #include "Analysis/VarWrites.h"
@@ -221,6 +222,8 @@ bool RegionChecker::visitCall(const CallExpr *Call, bool AddressOfAtomic) {
     fail(Reason::CallBetween, Call, "this call may write memory");
     return true;
   }
+  if (LoadsMatter && visitCalleeReads(Call))
+    return true;
   // A pure function may still read through the pointers it is given.
   if (LoadsMatter && !readsOnlyArguments(Call->getDirectCallee()))
     for (const Expr *Arg : Call->arguments())
@@ -230,6 +233,30 @@ bool RegionChecker::visitCall(const CallExpr *Call, bool AddressOfAtomic) {
         return true;
       }
   return false;
+}
+
+/// What a pure callee reads beyond its pointer arguments (which the caller
+/// checks): a destination it names (a lambda's capture), memory through a
+/// global, a captured pointer or a struct argument's pointer member. True
+/// when that failed the check.
+bool RegionChecker::visitCalleeReads(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return false;
+  CallEffects E = effectsOfCallee(FD);
+  for (const VarDecl *V : E.OuterReads)
+    if (Buffers.contains(V)) {
+      fail(Reason::BufferAccessedBetween, Call,
+           ("this call reads destination buffer '" + V->getName() + "'")
+               .str());
+      return true;
+    }
+  if (!E.ReadsBeyondParameters)
+    return false;
+  fail(Reason::ReadMayAlias, Call,
+       "this call may read a destination buffer through a global, a capture "
+       "or a pointer it was not given");
+  return true;
 }
 
 /// The operand of `&`: its own subscripts and members compute an

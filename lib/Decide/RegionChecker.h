@@ -49,6 +49,7 @@ private:
   void visit(const clang::Stmt *S, bool AddressOfAtomic);
   bool visitBufferName(const clang::Stmt *S, bool AddressOfAtomic);
   bool visitCall(const clang::CallExpr *Call, bool AddressOfAtomic);
+  bool visitCalleeReads(const clang::CallExpr *Call);
   void visitAddress(const clang::Expr *E, bool AddressOfAtomic);
   bool mayReadDestination(const clang::Expr *P, unsigned Depth = 0);
   bool arrayMayBeDestination(const clang::Expr *A, unsigned Depth);

@@ -38,6 +38,11 @@ bool writesMember(const Stmt *S, const VarDecl *V, const FieldDecl *Field) {
 bool declWrites(const Decl *D, const VarDecl *V) {
   // Host code runs between launches: only device code can change the
   // pointer while a kernel uses it.
+  // A system header's function does not name the user's global; what of
+  // the user's it calls is a declaration of its own here.
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+    return false;
   if (const auto *FD = dyn_cast<FunctionDecl>(D))
     return FD->hasBody() &&
            (FD->hasAttr<CUDAGlobalAttr>() || FD->hasAttr<CUDADeviceAttr>()) &&

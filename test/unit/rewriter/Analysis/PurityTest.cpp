@@ -86,8 +86,10 @@ TEST(Purity, Callees) {
                             Expected{"stepped", true, false, false},
                             Expected{"byRef", false, false, false},
                             Expected{"arrayParam", false, false, false},
-                            Expected{"built", true, false, false},
-                            Expected{"derived", true, false, false},
+                            // Built from its arguments alone: the object's
+                            // stores are the constructor's own.
+                            Expected{"built", true, true, false},
+                            Expected{"derived", true, true, false},
                             Expected{"derivedImpure", false, false, false},
                             Expected{"initialised", false, false, false},
                             Expected{"scaled", false, false, false}}) {
