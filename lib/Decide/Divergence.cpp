@@ -130,6 +130,11 @@ std::string keyTypeText(const AtomicSite &First, ASTContext &Ctx) {
                    Ctx.getPrintingPolicy());
 }
 
+/// The captured key's initialiser: an enumeration takes no `0`.
+std::string keyInitText(const AtomicSite &First) {
+  return First.Key->getType()->isEnumeralType() ? "{}" : " = 0";
+}
+
 /// planActiveFlag's steps on the loop body that holds one group, in order:
 /// each step either fills its part of the plan or gives the reason the
 /// lanes that skip the group cannot be turned into an active flag.
@@ -163,6 +168,7 @@ public:
     if (Reason R = planHoisting(); R != Reason::None)
       return R;
     Plan.KeyType = keyTypeText(First, Ctx);
+    Plan.KeyInit = keyInitText(First);
     return Reason::None;
   }
 
@@ -175,6 +181,7 @@ private:
     Plan.Holder = G.Last;
     Plan.UniformTrips = true;
     Plan.KeyType = keyTypeText(First, Ctx);
+    Plan.KeyInit = keyInitText(First);
     return tripCountsVisibleAt(Ctx, Sites, G, SourceLocation());
   }
 
@@ -481,17 +488,24 @@ private:
         const auto *DS = dyn_cast<DeclStmt>(Stmts[I]);
         if (!DS || !usedAfterItsGuard(DS, I))
           continue;
+        if (DS->getBeginLoc().isMacroID())
+          return Reason::MacroExpansion;
+        if (hoistableWhole(DS, Ctx)) {
+          Plan.HoistedWhole.push_back(DS);
+          continue;
+        }
         for (const Decl *D : DS->decls()) {
           const auto *V = dyn_cast<VarDecl>(D);
           if (!V || !hoistable(V))
             return Reason::HoistImpossible;
         }
-        if (DS->getBeginLoc().isMacroID())
-          return Reason::MacroExpansion;
         Plan.Hoisted.push_back(DS);
       }
     }
     if (Reason R = checkHoistedNames(Stmts, Plan.Hoisted); R != Reason::None)
+      return R;
+    if (Reason R = checkHoistedNames(Stmts, Plan.HoistedWhole);
+        R != Reason::None)
       return R;
     // The reduction sits after the holder, at the body's top level: the
     // body's declarations up to there are visible to it.

@@ -58,8 +58,14 @@ struct FlagPlan {
   /// Declarations split into a declaration at the body's start and an
   /// assignment in place, because statements after the reduction use them.
   std::vector<const clang::DeclStmt *> Hoisted;
-  /// How the captured key is declared.
+  /// Constants (const or constexpr, of a constant value) that statements
+  /// after the reduction use: moved whole to the body's start, where they
+  /// stay constants (an array bound, a template argument).
+  std::vector<const clang::DeclStmt *> HoistedWhole;
+  /// How the captured key is declared, and its initialiser (` = 0`, or `{}`
+  /// for an enumeration).
   std::string KeyType;
+  std::string KeyInit = " = 0";
   /// Every lane of a warp runs the same iterations (so a uniform key may skip
   /// the run-time key check).
   bool UniformTrips = false;

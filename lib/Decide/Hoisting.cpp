@@ -1,6 +1,7 @@
 //===- Hoisting.cpp - declarations moved out of a guard -------------------===//
 
 #include "Decide/Hoisting.h"
+#include "Analysis/Effects.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -20,6 +21,23 @@ bool hoistable(const VarDecl *V) {
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
     return RD->hasTrivialDefaultConstructor() && RD->hasTrivialCopyAssignment();
   return T->isScalarType();
+}
+
+bool hoistableWhole(const DeclStmt *DS, ASTContext &Ctx) {
+  return llvm::all_of(DS->decls(), [&](const Decl *D) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || V->isStaticLocal() || !V->getInit() ||
+        V->getType()->isDependentType() || !V->getType()->isScalarType() ||
+        !(V->isConstexpr() || V->getType().isConstQualified()) ||
+        V->getInit()->isValueDependent() ||
+        !V->getInit()->isConstantInitializer(Ctx, /*ForRef=*/false))
+      return false;
+    return forEachStmt(V->getInit(), [](const Stmt *S) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(S);
+      const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return !Var || !Var->isLocalVarDeclOrParm();
+    });
+  });
 }
 
 /// True when \p S names a declaration other than \p V that has V's name.

@@ -12,6 +12,7 @@
 #define DISTWAR_DECIDE_HOISTING_H
 
 #include "distwar-rewrite/Diagnostics.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -22,6 +23,12 @@ namespace distwar {
 /// was declared: a scalar or trivially copyable local, initialised with `=`
 /// if at all (no reference, array, static, __shared__ or auto).
 bool hoistable(const clang::VarDecl *V);
+
+/// Whether \p DS declares only constants (const or constexpr scalars whose
+/// initialisers are constant expressions naming no local variable): moved
+/// whole to the body's start they mean the same, and stay usable where a
+/// constant is needed (an array bound, a template argument).
+bool hoistableWhole(const clang::DeclStmt *DS, clang::ASTContext &Ctx);
 
 /// A hoisted declaration is visible from the body's start: no statement
 /// before its original place may name another variable of the same name

@@ -6,6 +6,7 @@
 #include "Emit/ExprText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -20,8 +21,9 @@ class Builder {
 public:
   /// \p KernelScope: the address is rebuilt at the kernel's start, where no
   /// local of the body is visible (the block strategy's flush).
-  Builder(ASTContext &Ctx, const AtomicSite &S, bool KernelScope = false)
-      : Ctx(Ctx), S(S), KernelScope(KernelScope) {}
+  Builder(ASTContext &Ctx, const AtomicSite &S, const Stmt *GroupScope,
+          bool KernelScope = false)
+      : Ctx(Ctx), S(S), GroupScope(GroupScope), KernelScope(KernelScope) {}
 
   /// Whether every variable of \p E outside [SkipBegin, SkipEnd) is visible
   /// and unchanged anywhere in the function: unwritten parameters, globals,
@@ -43,8 +45,10 @@ public:
         return false;
       if (AllowChannel && S.Channel && V == S.Channel->Var)
         return true;
+      // A local constant may be out of scope where the address is rebuilt.
       if (V->isConstexpr())
-        return !(KernelScope && V->isLocalVarDecl());
+        return !V->isLocalVarDecl() ||
+               (!KernelScope && visibleAtReduction(V));
       // The issuing lane evaluates the address for the whole group: a
       // kernel's parameters are the same in every lane, a __device__
       // function's are not.
@@ -61,6 +65,22 @@ public:
       if (!stable(C, AllowChannel))
         return false;
     return true;
+  }
+
+  /// Whether local \p V is declared in a block that holds the group's
+  /// scope (or is it), where the reduction and its address lambda stand.
+  bool visibleAtReduction(const VarDecl *V) {
+    if (!GroupScope)
+      return false;
+    DynTypedNodeList Decl = Ctx.getParents(*V);
+    const auto *DS = Decl.empty() ? nullptr : Decl[0].get<DeclStmt>();
+    if (!DS)
+      return false;
+    DynTypedNodeList Block = Ctx.getParents(*DS);
+    const Stmt *Holder = Block.empty() ? nullptr : Block[0].get<Stmt>();
+    auto Scope = llvm::find(S.Ancestors, GroupScope);
+    return Holder && Scope != S.Ancestors.end() &&
+           std::find(Scope, S.Ancestors.end(), Holder) != S.Ancestors.end();
   }
 
   /// Whether \p E is the site's key written again (`tc[0]` in a test
@@ -215,6 +235,7 @@ public:
 private:
   ASTContext &Ctx;
   const AtomicSite &S;
+  const Stmt *GroupScope; ///< where the reduction stands (null: unknown)
   bool KernelScope;
   SourceLocation KeyBegin, KeyEnd;
   const ValueDecl *KeyDecl = nullptr; ///< a macro site's key variable
@@ -224,7 +245,7 @@ private:
 
 std::optional<std::string> siteCondition(ASTContext &Ctx, const AtomicSite &S,
                                          const SiteGroup &G) {
-  return Builder(Ctx, S).condition(G);
+  return Builder(Ctx, S, G.Scope).condition(G);
 }
 
 /// The statements of an addrOf lambda for \p G (one `if` per slot), each
@@ -245,10 +266,11 @@ addressBranches(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     // would get the first site's primitive, so it keeps its address.
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
-    std::optional<std::string> Cond = Builder(Ctx, S, KernelScope).condition(G);
+    std::optional<std::string> Cond =
+        Builder(Ctx, S, G.Scope, KernelScope).condition(G);
     if (!Cond)
       return std::nullopt;
-    std::string Addr = Builder(Ctx, S, KernelScope).address(KeyVar);
+    std::string Addr = Builder(Ctx, S, G.Scope, KernelScope).address(KeyVar);
     if (Addr.empty())
       return std::nullopt;
     std::string Ret = Cond->empty() ? "return " + Addr + ";"

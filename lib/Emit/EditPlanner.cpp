@@ -396,7 +396,7 @@ private:
     std::string BatchType = batchTypeOf(G, AddrOf.has_value(), Size);
     Decls += " " + BatchType + " " + N.Batch + ";";
     if (!N.Key.empty())
-      Decls += " " + F.KeyType + " " + N.Key + " = 0;";
+      Decls += " " + F.KeyType + " " + N.Key + F.KeyInit + ";";
     if (F.Segment == 0)
       planBodyHead(F, N.Live, Decls);
     else
@@ -528,6 +528,16 @@ private:
       }
       const auto *V0 = cast<VarDecl>(*DS->decl_begin());
       Edits.replaceKeepingLines(DS->getBeginLoc(), V0->getLocation(), "");
+    }
+    for (const DeclStmt *DS : F.HoistedWhole) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      CharSourceRange Range = CharSourceRange::getTokenRange(
+          DS->getBeginLoc(), DS->getEndLoc());
+      Text += " " + Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+      Edits.replaceKeepingLines(
+          DS->getBeginLoc(),
+          Lexer::getLocForEndOfToken(DS->getEndLoc(), 0, SM, Ctx.getLangOpts()),
+          "");
     }
     return Text;
   }

@@ -194,6 +194,11 @@ public:
     // precompiled header (the CUDA headers, never edited) would otherwise be
     // loaded from it one by one, at the cost of parsing them.
     CI.getASTContext().setTraversalScope(Parsed);
+    // Types are spelled into the output as a user could write them there: a
+    // type of an anonymous namespace by its own name.
+    PrintingPolicy Policy = CI.getASTContext().getPrintingPolicy();
+    Policy.SuppressUnwrittenScope = true;
+    CI.getASTContext().setPrintingPolicy(Policy);
     ParsedFile File{CI.getASTContext(), Tokens};
     File.HasErrors = CI.getDiagnostics().hasErrorOccurred();
     File.DiagnosticText = Failure.text();
