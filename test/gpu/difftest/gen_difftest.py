@@ -371,6 +371,7 @@ class Gen(Kernel, user_code.UserCode):
             self.feature("early-return")
             self.emit(1, "if (tid >= npix) return;")
         self.emit(1, "const float a = x[tid * DT_TRIPS];")
+        self.body_top = (len(self.lines), 1)
         key = self.declare_key(1, in_loop=False)
         for _ in range(r.randint(1, 3)):
             self.group(1, key, in_loop=False)
@@ -433,6 +434,7 @@ class Gen(Kernel, user_code.UserCode):
             self.emit(d, "const float a = sval[j] * 0.5f + x[tid * DT_TRIPS + j] * 0.5f;")
         else:
             self.emit(d, "const float a = x[tid * DT_TRIPS + j];")
+        self.body_top = (len(self.lines), d)
         closers = []  # blocks opened by goto-skips, closed before their label
         if self.shadow_outer:
             self.feature("shadow")

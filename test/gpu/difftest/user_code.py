@@ -118,6 +118,7 @@ class UserCode:
         self.alias_keys = {}   # key expression -> the pointer that aliases it
         self.shrink_call = None  # `ushrinkN();` not yet written in the body
         self.after_group = []  # lines written after the current group
+        self.body_top = None  # (index in self.lines, depth) of the body's top
 
     def ufresh(self, prefix):
         self.ucounter += 1
@@ -632,6 +633,20 @@ class UserCode:
             self.emit(d, "if (%s & 1)" % key)
             self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (g, key, self.uvalue()))
             self.emit(d, "%s = (%s + 1) %% DT_KEYS;" % (key, key))
+            self.emit(d, "atomicAdd(&%s[%s], %s);" % (h, key, self.uvalue()))
+            return {"float"}
+        if form == "key" and self.body_top:
+            # The tested key a local of the whole iteration (declared at its
+            # top), changed after its only add: a reduction later in the
+            # iteration sees the changed value.
+            k = self.ufresh("qk")
+            top, depth = self.body_top
+            self.lines.insert(top, ("  " * depth + "int %s = 0;" % k,
+                                    frozenset()))
+            self.emit(d, "%s = %s;" % (k, key))
+            self.emit(d, "if ((%s & 1) == 0)" % k)
+            self.emit(d + 1, "atomicAdd(&%s[%s], %s);" % (g, k, self.uvalue()))
+            self.emit(d, "%s += 1;" % k)
             self.emit(d, "atomicAdd(&%s[%s], %s);" % (h, key, self.uvalue()))
             return {"float"}
         k = self.ufresh("qk")
