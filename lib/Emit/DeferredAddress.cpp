@@ -2,6 +2,7 @@
 
 #include "Emit/DeferredAddress.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/Effects.h"
 #include "Analysis/VarWrites.h"
 #include "Emit/ExprText.h"
 #include "clang/AST/ASTContext.h"
@@ -121,6 +122,47 @@ public:
     return T;
   }
 
+  /// The text of \p Cond with each occurrence of the site's key replaced
+  /// by \p KeyVar (none when it is empty): the key's own variables may be
+  /// out of scope, or changed, where the address is rebuilt. "" when it
+  /// cannot be spelled.
+  std::string keyedText(const Expr *Cond, llvm::StringRef KeyVar) {
+    std::string T = text(Cond->getSourceRange());
+    if (T.empty() || KeyVar.empty())
+      return T;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const unsigned Begin = SM.getFileOffset(Cond->getBeginLoc());
+    llvm::SmallVector<std::pair<unsigned, unsigned>, 2> Keys;
+    bool Spelled = true;
+    forEachStmt(Cond, [&](const Stmt *X) {
+      if (!isKey(X))
+        return true;
+      SourceLocation KB = X->getBeginLoc(), KE = X->getEndLoc();
+      if (KB.isMacroID() || KE.isMacroID()) {
+        Spelled = false;
+        return false;
+      }
+      unsigned B = SM.getFileOffset(KB),
+               E = SM.getFileOffset(Lexer::getLocForEndOfToken(
+                   KE, 0, SM, Ctx.getLangOpts()));
+      // An occurrence inside one already replaced is part of it.
+      if (Keys.empty() || B >= Keys.back().second)
+        Keys.push_back({B, E});
+      return true;
+    });
+    if (!Spelled)
+      return "";
+    std::string Out;
+    unsigned At = Begin;
+    for (auto [B, E] : Keys) {
+      if (B < At || E - Begin > T.size())
+        return "";
+      Out += T.substr(At - Begin, B - At) + KeyVar.str();
+      At = E;
+    }
+    return Out + T.substr(At - Begin);
+  }
+
   /// The site's address with its key replaced by \p KeyVar, or "".
   std::string address(llvm::StringRef KeyVar) {
     if (!S.Key || S.Call->getNumArgs() < 1)
@@ -192,7 +234,8 @@ public:
 
   /// The conjunction of the `if` conditions between the site and \p G's
   /// scope ("" when none); nullopt when one cannot be repeated at the call.
-  std::optional<std::string> condition(const SiteGroup &G) {
+  std::optional<std::string> condition(const SiteGroup &G,
+                                       llvm::StringRef KeyVar = "") {
     std::string Cond;
     const Stmt *Child = S.Call;
     KeyBegin = KeyEnd = SourceLocation();
@@ -207,7 +250,7 @@ public:
         if (If->getInit() || If->getConditionVariable() || If->isConsteval() ||
             !stable(If->getCond(), /*AllowChannel=*/false))
           return std::nullopt;
-        std::string T = text(If->getCond()->getSourceRange());
+        std::string T = keyedText(If->getCond(), KeyVar);
         if (T.empty())
           return std::nullopt;
         bool Then = Child == If->getThen();
@@ -267,7 +310,7 @@ addressBranches(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
     std::optional<std::string> Cond =
-        Builder(Ctx, S, G.Scope, KernelScope).condition(G);
+        Builder(Ctx, S, G.Scope, KernelScope).condition(G, KeyVar);
     if (!Cond)
       return std::nullopt;
     std::string Addr = Builder(Ctx, S, G.Scope, KernelScope).address(KeyVar);

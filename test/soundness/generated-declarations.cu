@@ -90,3 +90,22 @@ __global__ void innerConstant(float *g, const int *ids, const float *x, int n) {
     }
   }
 }
+
+// A test of the key, on a local of an inner block: repeated for the
+// address with the captured key, never with the local's name.
+// REPORT-DAG: group keyTestInBlock#0: batched
+// CHECK-LABEL: void keyTestInBlock(
+// CHECK: return ((distwar_key0 & 1) == 0)
+__global__ void keyTestInBlock(float *ga, const float *x, int n) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int j = 0; j < n; j++) {
+    const float v = x[tid * 16 + j];
+    const int id = (j + (v > 0.5f)) % 64;
+    if (v < 0.75f) {
+      int k = id;
+      k += 1;
+      if ((k & 1) == 0)
+        atomicAdd(&ga[k], v);
+    }
+  }
+}
