@@ -3,7 +3,8 @@
 // For each kernel and launch shape: fresh random inputs from (seed, kernel
 // index, shape); the plain build twice (the reference and its run-to-run
 // spread), the count build once (terms per element, Compare.h), then every
-// rewritten variant at site threshold 0 and at one other threshold, the
+// rewritten variant at site threshold 0 and at one other threshold (17 in
+// the first shape, 33 in the second, one of kOtherThresholds after), the
 // auto variant also at the block strategy (34), each run from the same start
 // state (atomic outputs random and >= 0, plain
 // outputs poisoned). Kernels with nullable outputs also run once with them
@@ -254,8 +255,12 @@ bool checkKernel(const KernelSpec &k, const Options &o,
     const Inputs in =
         inputs.randomize(rng, shape.block * shape.grid - shape.edge);
     const std::vector<Bytes> start = outputs.startState(rng);
+    // Every variant of every kernel at 17 (half a warp) and 33 (never
+    // reduce) besides 0; further shapes at one of the others.
     const int other =
-        kOtherThresholds[rng() % (sizeof kOtherThresholds / sizeof(int))];
+        si < 2 ? (si == 0 ? 17 : distwar::kNeverReduce)
+               : kOtherThresholds[rng() % (sizeof kOtherThresholds /
+                                           sizeof(int))];
     // Nullable outputs present in every shape, absent in the first.
     std::vector<bool> optionalRuns = {true};
     if (k.hasOptional && si == 0)
