@@ -5,6 +5,7 @@
 // block's eight pixels summed per Gaussian in shared memory first.
 // Hand-written, not tool output; gradients as gaussians_backward.cu's.
 #include "gaussians_balance.h"
+#include "gaussians_balance_host.cuh"
 #include "tiles.h"
 #include "warp_scan.cuh"
 
@@ -437,39 +438,24 @@ __global__ void __launch_bounds__(BLOCK_SIZE, kPieceThreadsPerSM / BLOCK_SIZE)
   });
 }
 
-template <typename Kernel>
-void launchPieces(Kernel kernel, int threads, uint32_t perTile,
-                  const GaussianBackwardArgs &a, TilePool &pool,
-                  cudaStream_t stream) {
-  const unsigned tiles = unsigned(pool.tiles());
-  kernel<<<distwar::cachedPersistentBlocks(kernel, threads, 0, tiles * perTile),
-           threads, 0, stream>>>(a, pool.queue(), pool.order(), tiles);
-}
+constexpr balance_detail::NamedKernel<BackwardKernel> kBackwardKernels[] = {
+    {BackwardKernel::kOriginal, "original"},
+    {BackwardKernel::kDynamicTiles, "dynamic-tiles"},
+    {BackwardKernel::kFineGrained, "fine-4x2"},
+    {BackwardKernel::kFineGrainedSummed, "fine-4x2-summed"},
+    {BackwardKernel::kSplitHeavy, "split-heavy"},
+};
 
 } // namespace
 
 const std::vector<BackwardKernel> &allBackwardKernels() {
-  static const std::vector<BackwardKernel> all = {
-      BackwardKernel::kOriginal, BackwardKernel::kDynamicTiles,
-      BackwardKernel::kFineGrained, BackwardKernel::kFineGrainedSummed,
-      BackwardKernel::kSplitHeavy};
+  static const std::vector<BackwardKernel> all =
+      balance_detail::kernelsOf(kBackwardKernels);
   return all;
 }
 
 const char *name(BackwardKernel k) {
-  switch (k) {
-  case BackwardKernel::kOriginal:
-    return "original";
-  case BackwardKernel::kDynamicTiles:
-    return "dynamic-tiles";
-  case BackwardKernel::kFineGrained:
-    return "fine-4x2";
-  case BackwardKernel::kFineGrainedSummed:
-    return "fine-4x2-summed";
-  case BackwardKernel::kSplitHeavy:
-    return "split-heavy";
-  }
-  return "?";
+  return balance_detail::nameIn(kBackwardKernels, k);
 }
 
 void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
@@ -482,32 +468,24 @@ void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
   case BackwardKernel::kOriginal:
     dwk_plain::gaussianBackward(a, stream);
     break;
-  case BackwardKernel::kDynamicTiles: {
-    const unsigned tiles = unsigned(pool.tiles());
-    backwardDynamicTiles<<<distwar::cachedPersistentBlocks(backwardDynamicTiles,
-                                                   BLOCK_SIZE, 0, tiles),
-                           dim3(BLOCK_X, BLOCK_Y, 1), 0, stream>>>(
-        a, pool.queue(), pool.order(), tiles);
+  case BackwardKernel::kDynamicTiles:
+    balance_detail::launchOnPool(backwardDynamicTiles,
+                                 dim3(BLOCK_X, BLOCK_Y, 1), 1, a, pool, stream);
     break;
-  }
   case BackwardKernel::kFineGrained:
-    launchPieces(backwardPieces<kTW, kTH, false>, kThreads,
-                 Pieces<kTW, kTH>::kPerTile, a, pool, stream);
+    balance_detail::launchOnPool(backwardPieces<kTW, kTH, false>, kThreads,
+                                 Pieces<kTW, kTH>::kPerTile, a, pool, stream);
     break;
   case BackwardKernel::kFineGrainedSummed:
-    launchPieces(backwardPieces<kTW, kTH, true>, kThreads,
-                 Pieces<kTW, kTH>::kPerTile, a, pool, stream);
+    balance_detail::launchOnPool(backwardPieces<kTW, kTH, true>, kThreads,
+                                 Pieces<kTW, kTH>::kPerTile, a, pool, stream);
     break;
-  case BackwardKernel::kSplitHeavy: {
-    const unsigned tiles = unsigned(pool.tiles());
+  case BackwardKernel::kSplitHeavy:
     // The pool's size is known on the device only: as many blocks as fit.
-    backwardSplitHeavy<<<distwar::cachedPersistentBlocks(
-                             backwardSplitHeavy, BLOCK_SIZE, 0,
-                             tiles * Pieces<kTW, kTH>::kPerTile),
-                         BLOCK_SIZE, 0, stream>>>(
-        a, pool.queue(), pool.order(), pool.heavyTiles(), tiles);
+    balance_detail::launchOnPool(backwardSplitHeavy, BLOCK_SIZE,
+                                 Pieces<kTW, kTH>::kPerTile, a, pool, stream,
+                                 pool.heavyTiles());
     break;
-  }
   }
   DWK_CHECK(cudaGetLastError());
 }

@@ -5,6 +5,7 @@
 // writes the outputs of gaussians_forward.cu: final_T, n_contrib, the colour
 // over the background, the inverse depth.
 #include "gaussians_balance.h"
+#include "gaussians_balance_host.cuh"
 #include "tiles.h"
 #include "warp_scan.cuh"
 
@@ -350,43 +351,31 @@ ForwardArgs forwardArgs(GaussianDeviceScene &d) {
 template <int TW, int TH>
 void launchFineGrained(const ForwardArgs &a, TilePool &pool,
                        cudaStream_t stream) {
-  constexpr int kThreads = TW * TH * kWarpLanes;
-  auto kernel = renderFineGrained<NUM_CHANNELS, TW, TH>;
-  const unsigned tiles = unsigned(pool.tiles());
-  const unsigned pieces = tiles * kPiecesPerTile<TW, TH>;
-  kernel<<<distwar::cachedPersistentBlocks(kernel, kThreads, 0, pieces), kThreads, 0, stream>>>(
-      a, pool.queue(), pool.order(), tiles);
+  balance_detail::launchOnPool(renderFineGrained<NUM_CHANNELS, TW, TH>,
+                               TW * TH * kWarpLanes, kPiecesPerTile<TW, TH>, a,
+                               pool, stream);
 }
+
+constexpr balance_detail::NamedKernel<ForwardKernel> kForwardKernels[] = {
+    {ForwardKernel::kOriginal, "original"},
+    {ForwardKernel::kDynamicTiles, "dynamic-tiles"},
+    {ForwardKernel::kGaussianWise, "gaussian-wise"},
+    {ForwardKernel::kFineGrained2x2, "fine-2x2"},
+    {ForwardKernel::kFineGrained4x2, "fine-4x2"},
+    {ForwardKernel::kFineGrained4x4, "fine-4x4"},
+    {ForwardKernel::kSplitHeavy, "split-heavy"},
+};
 
 } // namespace
 
 const std::vector<ForwardKernel> &allForwardKernels() {
-  static const std::vector<ForwardKernel> all = {
-      ForwardKernel::kOriginal, ForwardKernel::kDynamicTiles,
-      ForwardKernel::kGaussianWise, ForwardKernel::kFineGrained2x2,
-      ForwardKernel::kFineGrained4x2, ForwardKernel::kFineGrained4x4,
-      ForwardKernel::kSplitHeavy};
+  static const std::vector<ForwardKernel> all =
+      balance_detail::kernelsOf(kForwardKernels);
   return all;
 }
 
 const char *name(ForwardKernel k) {
-  switch (k) {
-  case ForwardKernel::kOriginal:
-    return "original";
-  case ForwardKernel::kDynamicTiles:
-    return "dynamic-tiles";
-  case ForwardKernel::kGaussianWise:
-    return "gaussian-wise";
-  case ForwardKernel::kFineGrained2x2:
-    return "fine-2x2";
-  case ForwardKernel::kFineGrained4x2:
-    return "fine-4x2";
-  case ForwardKernel::kFineGrained4x4:
-    return "fine-4x4";
-  case ForwardKernel::kSplitHeavy:
-    return "split-heavy";
-  }
-  return "?";
+  return balance_detail::nameIn(kForwardKernels, k);
 }
 
 void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
@@ -402,14 +391,10 @@ void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
   case ForwardKernel::kOriginal:
     d.forward(stream);
     return;
-  case ForwardKernel::kDynamicTiles: {
-    auto kernel = renderDynamicTiles<NUM_CHANNELS>;
-    const unsigned tiles = unsigned(pool.tiles());
-    kernel<<<distwar::cachedPersistentBlocks(kernel, BLOCK_SIZE, 0, tiles),
-             dim3(BLOCK_X, BLOCK_Y, 1), 0, stream>>>(a, pool.queue(),
-                                                    pool.order(), tiles);
+  case ForwardKernel::kDynamicTiles:
+    balance_detail::launchOnPool(renderDynamicTiles<NUM_CHANNELS>,
+                                 dim3(BLOCK_X, BLOCK_Y, 1), 1, a, pool, stream);
     break;
-  }
   case ForwardKernel::kGaussianWise:
     renderGaussianWise<NUM_CHANNELS><<<grid, BLOCK_SIZE, 0, stream>>>(a);
     break;
@@ -422,16 +407,12 @@ void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
   case ForwardKernel::kFineGrained4x4:
     launchFineGrained<4, 4>(a, pool, stream);
     break;
-  case ForwardKernel::kSplitHeavy: {
-    auto kernel = renderSplitHeavy<NUM_CHANNELS>;
-    const unsigned tiles = unsigned(pool.tiles());
+  case ForwardKernel::kSplitHeavy:
     // The pool's size is known on the device only: as many blocks as fit.
-    kernel<<<distwar::cachedPersistentBlocks(kernel, BLOCK_SIZE, 0,
-                                             tiles * kPiecesPerTile<4, 2>),
-             BLOCK_SIZE, 0, stream>>>(a, pool.queue(), pool.order(),
-                                      pool.heavyTiles(), tiles);
+    balance_detail::launchOnPool(renderSplitHeavy<NUM_CHANNELS>, BLOCK_SIZE,
+                                 kPiecesPerTile<4, 2>, a, pool, stream,
+                                 pool.heavyTiles());
     break;
-  }
   }
   DWK_CHECK(cudaGetLastError());
 }
