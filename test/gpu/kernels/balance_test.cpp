@@ -18,20 +18,20 @@
 // 1 pixel in 10^4); gradients within the reordering noise of the original
 // itself (four more launches of it), as kernels_test.cpp measures it.
 // --small: the tiny scenes only, for compute-sanitizer.
+#include "KernelCheck.h"
 #include "gaussians_balance.h"
 #include "gaussians_reference.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 using namespace dwk;
+using namespace kernelcheck;
 
 namespace {
 
@@ -40,31 +40,6 @@ constexpr double kPixelTolerance = 1e-4;
 constexpr int kLaunches = 3;
 constexpr int kPlainReruns = 4;
 constexpr double kReorderMargin = 4;
-
-int passed = 0, failed = 0;
-
-void expect(bool ok, const std::string &what) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAIL: %s\n", what.c_str());
-  }
-}
-
-// Element k of a field: data[k * stride + offset].
-template <typename T> struct Field {
-  const std::vector<T> *data;
-  size_t stride, offset;
-  size_t size() const { return data->size() / stride; }
-  double operator[](size_t k) const {
-    return double((*data)[k * stride + offset]);
-  }
-};
-template <typename T>
-Field<T> field(const std::vector<T> &v, size_t stride = 1, size_t offset = 0) {
-  return {&v, stride, offset};
-}
 
 // Relative L2 error; NaN (as poison reads) when any element is not finite.
 template <typename G, typename W>
@@ -139,25 +114,12 @@ struct Grads {
   std::vector<float> mean2D, conic, opacity, colors, invdepths;
 };
 
-std::vector<float> flat3(const std::vector<float3> &v) {
-  std::vector<float> out;
-  for (const float3 &e : v)
-    out.insert(out.end(), {e.x, e.y, e.z});
-  return out;
-}
-std::vector<float> flat4(const std::vector<float4> &v) {
-  std::vector<float> out;
-  for (const float4 &e : v)
-    out.insert(out.end(), {e.x, e.y, e.z, e.w});
-  return out;
-}
-
 Grads runBackward(GaussianDeviceScene &d, BackwardKernel k, TilePool &pool,
                   bool with_depth) {
   d.zeroGradients();
   renderBackward(d.backwardArgs(with_depth), k, pool, 0);
   DWK_CHECK(cudaDeviceSynchronize());
-  return {flat3(d.dL_dmean2D.download()), flat4(d.dL_dconic2D.download()),
+  return {flat(d.dL_dmean2D.download()), flat(d.dL_dconic2D.download()),
           d.dL_dopacity.download(), d.dL_dcolors.download(),
           d.dL_dinvdepths.download()};
 }
@@ -357,29 +319,14 @@ void checkAgainstOriginal(const char *preset, uint64_t seed) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 0;
+  kernelcheck::skipWithoutDevice();
+  const kernelcheck::Args args = kernelcheck::parseArgs(argc, argv);
+  checkAgainstReference("tiny", args.seed);
+  checkAgainstReference("tiny-severe", args.seed + 1);
+  if (!args.small) {
+    checkAgainstOriginal("severe", args.seed + 2);
+    checkAgainstOriginal("medium-clustered", args.seed + 3);
+    checkAgainstOriginal("early", args.seed + 4);
   }
-  bool small = false;
-  uint64_t seed =
-      uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--small") == 0)
-      small = true;
-    else
-      seed = std::strtoull(argv[i], nullptr, 0);
-  }
-  std::printf("seed %llu (rerun: %s%s %llu)\n", (unsigned long long)seed,
-              argv[0], small ? " --small" : "", (unsigned long long)seed);
-  checkAgainstReference("tiny", seed);
-  checkAgainstReference("tiny-severe", seed + 1);
-  if (!small) {
-    checkAgainstOriginal("severe", seed + 2);
-    checkAgainstOriginal("medium-clustered", seed + 3);
-    checkAgainstOriginal("early", seed + 4);
-  }
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return kernelcheck::summary();
 }

@@ -7,6 +7,7 @@
 // into, are zeroed before each backward and then checked finite, field by
 // field, against the float64 reference (tiny scenes) and the plain kernel
 // (large scenes): relative L2 error at most 1e-5 per field.
+#include "KernelCheck.h"
 #include "cubemap_reference.h"
 #include "gaussians_reference.h"
 #include "gaussians_tool_inputs.h"
@@ -18,45 +19,19 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
 using namespace dwk;
+using namespace kernelcheck;
 
 namespace {
 
 constexpr double kTolerance = 1e-5;
-
-int passed = 0, failed = 0;
-
-void expect(bool ok, const std::string &what) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAIL: %s\n", what.c_str());
-  }
-}
-
-// A strided view of one field: element i is data[i * stride + offset].
-template <typename T> struct Field {
-  const std::vector<T> *data;
-  size_t stride, offset;
-  size_t size() const { return data->size() / stride; }
-  double operator[](size_t i) const {
-    return double((*data)[i * stride + offset]);
-  }
-};
-template <typename T>
-Field<T> field(const std::vector<T> &v, size_t stride = 1, size_t offset = 0) {
-  return Field<T>{&v, stride, offset};
-}
 
 // Relative L2 error of `got` against `want` over the finite elements of
 // `got`; the count of the others goes to `nonfinite`.
@@ -201,19 +176,6 @@ std::vector<ToolInput> gaussianToolInputs(GaussianDeviceScene &d,
                             a, d.P, d.radii.data(), 0);
                       }});
   return inputs;
-}
-
-std::vector<float> flat(const std::vector<float3> &v) {
-  std::vector<float> out;
-  for (const float3 &e : v)
-    out.insert(out.end(), {e.x, e.y, e.z});
-  return out;
-}
-std::vector<float> flat(const std::vector<float4> &v) {
-  std::vector<float> out;
-  for (const float4 &e : v)
-    out.insert(out.end(), {e.x, e.y, e.z, e.w});
-  return out;
 }
 
 // Compares every field; `want` holds double (reference) or float (plain).
@@ -592,24 +554,10 @@ void checkTextures(const char *preset, bool against_reference, uint64_t seed) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 0;
-  }
-  // Arguments: [--small] [seed]. --small checks the tiny scenes only (every
-  // variant against float64), for compute-sanitizer runs.
-  bool small = false;
-  uint64_t seed =
-      uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--small") == 0)
-      small = true;
-    else
-      seed = std::strtoull(argv[i], nullptr, 0);
-  }
-  std::printf("seed %llu (rerun: %s%s %llu)\n", (unsigned long long)seed,
-              argv[0], small ? " --small" : "", (unsigned long long)seed);
+  kernelcheck::skipWithoutDevice();
+  // --small: every variant against float64 on the tiny scenes only.
+  const kernelcheck::Args args = kernelcheck::parseArgs(argc, argv);
+  const uint64_t seed = args.seed;
   std::printf("variants:");
   for (const BackwardVariant &v : backwardVariants())
     std::printf(" %s", v.name);
@@ -623,10 +571,8 @@ int main(int argc, char **argv) {
   checkTextures("tiny", true, seed + 5);
   for (const char *preset : {"tiny-c1", "tiny-c2", "tiny-c4", "tiny-c5"})
     checkTextures(preset, true, seed + 14);
-  if (small) {
-    std::printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
-  }
+  if (args.small)
+    return kernelcheck::summary();
 
   checkGaussiansAgainstPlain("large", seed + 6);
   checkGaussiansAgainstPlain("early", seed + 7);
@@ -637,6 +583,5 @@ int main(int argc, char **argv) {
   checkTextures("magnify", false, seed + 12);
   checkTextures("minify", false, seed + 13);
 
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return kernelcheck::summary();
 }
