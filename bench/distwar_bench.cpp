@@ -12,6 +12,7 @@
 // writes JSON (see RESULTS.md for the method).
 //
 //   distwar_bench [--out results.json] [--reps 7] [--cases a,b,...] [--list]
+#include "common/BenchDriver.h"
 #include "count_registry.h"
 #include "kernel_resources.h"
 #include "kernel_variants.h"
@@ -26,8 +27,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <memory>
 #include <sstream>
@@ -35,6 +36,8 @@
 #include <vector>
 
 using namespace dwk;
+using dwk_bench::jsonString;
+using dwk_bench::Timer;
 
 namespace {
 
@@ -194,32 +197,7 @@ struct Run {
   int threshold;
   std::vector<float> ms;
   std::shared_ptr<Tuner> tuner = nullptr;
-  double median() const {
-    std::vector<float> s = ms;
-    std::sort(s.begin(), s.end());
-    return s.empty() ? 0 : s[s.size() / 2];
-  }
-};
-
-struct Timer {
-  cudaEvent_t start, stop;
-  Timer() {
-    DWK_CHECK(cudaEventCreate(&start));
-    DWK_CHECK(cudaEventCreate(&stop));
-  }
-  ~Timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  template <typename F> float time(F &&f) {
-    DWK_CHECK(cudaEventRecord(start));
-    f();
-    DWK_CHECK(cudaEventRecord(stop));
-    DWK_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    DWK_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    return ms;
-  }
+  double median() const { return dwk_bench::median(ms); }
 };
 
 // Every run once per round, rounds interleaved; the first round warms up.
@@ -261,23 +239,6 @@ std::string percent(double share) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%5.1f%%", 100 * share);
   return buf;
-}
-
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) < 0x20) {
-      // Control characters (in an error message, say) must be escaped.
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-      out += buf;
-      continue;
-    }
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // The kernels of one launch of a variant's backward (kernel_resources.h).
@@ -371,47 +332,24 @@ std::string resourcesJson(const std::vector<VariantResources> &all) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string out_path, case_list;
-  int reps = 7;
-  uint64_t seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc)
-      out_path = argv[++i];
-    else if (a == "--reps" && i + 1 < argc)
-      reps = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--cases" && i + 1 < argc)
-      case_list = argv[++i];
-    else if (a == "--seed" && i + 1 < argc)
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    else if (a == "--list") {
-      for (const std::string &c : kDefaultCases)
-        std::printf("%s\n", c.c_str());
-      return 0;
-    } else {
-      std::fprintf(stderr, "distwar_bench: unknown argument '%s'\n", a.c_str());
-      return 2;
-    }
-  }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
+  dwk_bench::Options options;
+  options.cases = kDefaultCases;
+  options.reps = 7;
+  // --list answers at once and ends the program, whatever follows it.
+  const auto list = [](const char *arg) {
+    if (std::strcmp(arg, "--list") != 0)
+      return false;
+    for (const std::string &c : kDefaultCases)
+      std::printf("%s\n", c.c_str());
+    std::exit(0);
+  };
+  if (!dwk_bench::parseOptions(argc, argv, "distwar_bench", options, list))
+    return 2;
+  if (!dwk_bench::haveDevice())
     return 0;
-  }
-  std::vector<std::string> cases = kDefaultCases;
-  if (!case_list.empty()) {
-    cases.clear();
-    std::stringstream ss(case_list);
-    for (std::string c; std::getline(ss, c, ',');)
-      cases.push_back(c);
-  }
-  cudaDeviceProp prop;
-  DWK_CHECK(cudaGetDeviceProperties(&prop, 0));
-  const std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  const dwk_bench::RunInfo info = dwk_bench::runInfo();
   std::printf("device: %s; %s; median of %d launches after 1 warm-up round\n",
-              prop.name, date, reps);
+              info.prop.name, info.date.c_str(), options.reps);
 
   const BackwardVariant *plain = findBackwardVariant("plain");
   const BackwardVariant *floor = findBackwardVariant("floor");
@@ -427,9 +365,10 @@ int main(int argc, char **argv) {
   }
 
   std::ostringstream json;
-  json << "{\n  \"device\": " << jsonString(prop.name)
-       << ",\n  \"date\": " << jsonString(date) << ",\n  \"reps\": " << reps
-       << ",\n  \"seed\": " << seed << ",\n  \"cases\": [";
+  json << "{\n  \"device\": " << jsonString(info.prop.name)
+       << ",\n  \"date\": " << jsonString(info.date)
+       << ",\n  \"reps\": " << options.reps << ",\n  \"seed\": " << options.seed
+       << ",\n  \"cases\": [";
   Timer timer;
   std::printf("\n%-30s %9s %8s %13s %9s\n", "case", "plain ms", "floor",
               "e2e plain ms", "e2e best");
@@ -442,8 +381,8 @@ int main(int argc, char **argv) {
   // first), up to the last member of the case's object: the kernel
   // resources, read after all timing, close it.
   std::vector<std::string> open_cases;
-  for (const std::string &name : cases) {
-    std::unique_ptr<Case> c = makeCase(name, seed);
+  for (const std::string &name : options.cases) {
+    std::unique_ptr<Case> c = makeCase(name, options.seed);
     if (!c) {
       std::fprintf(stderr, "distwar_bench: unknown case '%s'\n", name.c_str());
       return 2;
@@ -484,7 +423,7 @@ int main(int argc, char **argv) {
     const size_t first_fixed = runs.size();
     for (const BackwardVariant *v : fixed)
       runs.push_back({v, -1, {}});
-    timeInterleaved(runs, reps, timer, [&](Run &r) {
+    timeInterleaved(runs, options.reps, timer, [&](Run &r) {
 #if defined(DWK_HAVE_RUNTIME)
       if (r.tuner) {
         // The other runs of the round rewrote the site tables; in use the
@@ -544,7 +483,7 @@ int main(int argc, char **argv) {
       e2e.push_back({tunable[k], best[k].threshold, {}});
     for (const BackwardVariant *v : fixed)
       e2e.push_back({v, -1, {}});
-    timeInterleaved(e2e, reps, timer, [&](Run &run) {
+    timeInterleaved(e2e, options.reps, timer, [&](Run &run) {
       return timer.time([&] {
         c->forward();
         c->zero();
@@ -716,24 +655,15 @@ int main(int argc, char **argv) {
               "occupancy\n");
   std::printf("%-30s %-24s %4s %6s %9s %7s %9s %9s\n", "case", "variant",
               "regs", "local", "shared", "threads", "blocks/SM", "occupancy");
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const std::unique_ptr<Case> c = makeCase(cases[i], seed);
+  for (size_t i = 0; i < options.cases.size(); ++i) {
+    const std::unique_ptr<Case> c = makeCase(options.cases[i], options.seed);
     const std::vector<VariantResources> resources = queryResources(*c);
-    printResources(cases[i], resources);
+    printResources(options.cases[i], resources);
     json << open_cases[i]
          << ",\n     \"resources\": " << resourcesJson(resources) << "}";
   }
   json << "\n  ]\n}\n";
-  if (!out_path.empty()) {
-    FILE *f = std::fopen(out_path.c_str(), "w");
-    if (!f) {
-      std::fprintf(stderr, "distwar_bench: cannot write %s\n",
-                   out_path.c_str());
-      return 1;
-    }
-    std::fputs(json.str().c_str(), f);
-    std::fclose(f);
-    std::printf("wrote %s\n", out_path.c_str());
-  }
+  if (!dwk_bench::writeResults(options.outPath, json.str(), "distwar_bench"))
+    return 1;
   return 0;
 }

@@ -16,6 +16,7 @@
 // (distwar/variant_launch.h), launched kWarmLaunches times (its searches)
 // before the rounds, then timed in them like the others. Last, the switch:
 // one tuned launch statement fed the severe scene, then the medium one.
+#include "common/BenchDriver.h"
 #include "gaussians_balance.h"
 #include "kernel_resources.h"
 #include "tiles.h"
@@ -27,47 +28,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 using namespace dwk;
+using dwk_bench::jsonString;
+using dwk_bench::median;
+using dwk_bench::Timer;
 
 namespace {
 
 const std::vector<std::string> kDefaultCases = {
     "small", "medium", "large", "medium-uniform", "medium-clustered",
     "early", "late", "severe"};
-
-struct Timer {
-  cudaEvent_t start, stop;
-  Timer() {
-    DWK_CHECK(cudaEventCreate(&start));
-    DWK_CHECK(cudaEventCreate(&stop));
-  }
-  ~Timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  template <typename F> float time(F &&f) {
-    DWK_CHECK(cudaEventRecord(start));
-    f();
-    DWK_CHECK(cudaEventRecord(stop));
-    DWK_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    DWK_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    return ms;
-  }
-};
-
-double median(std::vector<float> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // One timed configuration: `prepare` runs untimed before each launch.
 struct Run {
@@ -107,16 +82,6 @@ ListStats listStats(const TileBins &bins) {
   }
   s.mean /= std::max<size_t>(1, ranges.size());
   return s;
-}
-
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // {"kernel": {"registers": ..., ...}, ...} of one launcher per kernel.
@@ -361,71 +326,42 @@ std::string benchSwitch(const std::string &first, const std::string &second,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string out_path, case_list;
-  int reps = 9;
-  uint64_t seed = 1;
+  dwk_bench::Options options;
+  options.cases = kDefaultCases;
+  options.reps = 9;
   bool with_switch = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc)
-      out_path = argv[++i];
-    else if (a == "--reps" && i + 1 < argc)
-      reps = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--cases" && i + 1 < argc)
-      case_list = argv[++i];
-    else if (a == "--seed" && i + 1 < argc)
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    else if (a == "--no-switch")
-      with_switch = false;
-    else {
-      std::fprintf(stderr, "distwar_balance_bench: unknown argument '%s'\n",
-                   a.c_str());
-      return 2;
-    }
-  }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
+  const auto noSwitch = [&](const char *arg) {
+    if (std::strcmp(arg, "--no-switch") != 0)
+      return false;
+    with_switch = false;
+    return true;
+  };
+  if (!dwk_bench::parseOptions(argc, argv, "distwar_balance_bench", options,
+                               noSwitch))
+    return 2;
+  if (!dwk_bench::haveDevice())
     return 0;
-  }
-  std::vector<std::string> cases = kDefaultCases;
-  if (!case_list.empty()) {
-    cases.clear();
-    std::stringstream ss(case_list);
-    for (std::string c; std::getline(ss, c, ',');)
-      cases.push_back(c);
-  }
-  cudaDeviceProp prop;
-  DWK_CHECK(cudaGetDeviceProperties(&prop, 0));
-  const std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  const dwk_bench::RunInfo info = dwk_bench::runInfo();
   const char *interval = std::getenv("DISTWAR_AUTOTUNE_INTERVAL");
   std::printf("device: %s, %d SMs; %s; median of %d launches after 1 "
               "warm-up round; DISTWAR_AUTOTUNE_INTERVAL=%s\n",
-              prop.name, prop.multiProcessorCount, date, reps,
-              interval ? interval : "(default)");
+              info.prop.name, info.prop.multiProcessorCount, info.date.c_str(),
+              options.reps, interval ? interval : "(default)");
   Timer timer;
   std::ostringstream json;
-  json << "{\"device\": " << jsonString(prop.name)
-       << ", \"date\": " << jsonString(date) << ", \"reps\": " << reps
-       << ", \"seed\": " << seed << ", \"cases\": [";
-  for (size_t i = 0; i < cases.size(); ++i)
-    json << (i ? ",\n  " : "\n  ") << benchCase(cases[i], seed, reps, timer);
+  json << "{\"device\": " << jsonString(info.prop.name)
+       << ", \"date\": " << jsonString(info.date)
+       << ", \"reps\": " << options.reps << ", \"seed\": " << options.seed
+       << ", \"cases\": [";
+  for (size_t i = 0; i < options.cases.size(); ++i)
+    json << (i ? ",\n  " : "\n  ")
+         << benchCase(options.cases[i], options.seed, options.reps, timer);
   json << "\n]";
   if (with_switch)
-    json << ",\n\"switch\": " << benchSwitch("severe", "medium", seed);
+    json << ",\n\"switch\": " << benchSwitch("severe", "medium", options.seed);
   json << "}\n";
-  if (!out_path.empty()) {
-    FILE *f = std::fopen(out_path.c_str(), "w");
-    if (!f) {
-      std::fprintf(stderr, "distwar_balance_bench: cannot write %s\n",
-                   out_path.c_str());
-      return 1;
-    }
-    std::fputs(json.str().c_str(), f);
-    std::fclose(f);
-    std::printf("wrote %s\n", out_path.c_str());
-  }
+  if (!dwk_bench::writeResults(options.outPath, json.str(),
+                               "distwar_balance_bench"))
+    return 1;
   return 0;
 }
