@@ -272,7 +272,11 @@ class UserCode:
         unit = self.urng.choices(names, weights)[0]
         if UNIT_SHAPES.get(unit) in AVOID:
             unit = "lambda-ref"
-        return getattr(self, "unit_" + unit.replace("-", "_"))(d, key, in_loop)
+        # A scope of its own: the unit's features are its sites', not those
+        # of the skeleton's site written next.
+        with self.tagging():
+            return getattr(self, "unit_" + unit.replace("-", "_"))(
+                d, key, in_loop)
 
     def user_body_end(self, d):
         """The shrinking call, where no group wrote it."""
