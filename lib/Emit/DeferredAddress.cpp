@@ -22,9 +22,8 @@ class Builder {
 public:
   /// \p KernelScope: the address is rebuilt at the kernel's start, where no
   /// local of the body is visible (the block strategy's flush).
-  Builder(ASTContext &Ctx, const AtomicSite &S, const Stmt *GroupScope,
-          bool KernelScope = false)
-      : Ctx(Ctx), S(S), GroupScope(GroupScope), KernelScope(KernelScope) {}
+  Builder(ASTContext &Ctx, const AtomicSite &S, bool KernelScope = false)
+      : Ctx(Ctx), S(S), KernelScope(KernelScope) {}
 
   /// Whether every variable of \p E outside [SkipBegin, SkipEnd) is visible
   /// and unchanged anywhere in the function: unwritten parameters, globals,
@@ -68,20 +67,18 @@ public:
     return true;
   }
 
-  /// Whether local \p V is declared in a block that holds the group's
-  /// scope (or is it), where the reduction and its address lambda stand.
+  /// Whether local \p V is declared in the function's own body, visible
+  /// wherever the reduction and its address lambda stand after it (a
+  /// group under an `if` reduces outside that `if`, a group of a loop
+  /// body possibly after the guards that hold its sites).
   bool visibleAtReduction(const VarDecl *V) {
-    if (!GroupScope)
-      return false;
     DynTypedNodeList Decl = Ctx.getParents(*V);
     const auto *DS = Decl.empty() ? nullptr : Decl[0].get<DeclStmt>();
-    if (!DS)
+    if (!DS || !S.Function)
       return false;
     DynTypedNodeList Block = Ctx.getParents(*DS);
     const Stmt *Holder = Block.empty() ? nullptr : Block[0].get<Stmt>();
-    auto Scope = llvm::find(S.Ancestors, GroupScope);
-    return Holder && Scope != S.Ancestors.end() &&
-           std::find(Scope, S.Ancestors.end(), Holder) != S.Ancestors.end();
+    return Holder && Holder == S.Function->getBody();
   }
 
   /// Whether \p E is the site's key written again (`tc[0]` in a test
@@ -278,7 +275,6 @@ public:
 private:
   ASTContext &Ctx;
   const AtomicSite &S;
-  const Stmt *GroupScope; ///< where the reduction stands (null: unknown)
   bool KernelScope;
   SourceLocation KeyBegin, KeyEnd;
   const ValueDecl *KeyDecl = nullptr; ///< a macro site's key variable
@@ -288,7 +284,7 @@ private:
 
 std::optional<std::string> siteCondition(ASTContext &Ctx, const AtomicSite &S,
                                          const SiteGroup &G) {
-  return Builder(Ctx, S, G.Scope).condition(G);
+  return Builder(Ctx, S).condition(G);
 }
 
 /// The statements of an addrOf lambda for \p G (one `if` per slot), each
@@ -310,10 +306,10 @@ addressBranches(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     if (!KeyVar.empty() && S.KeyText != First.KeyText)
       return std::nullopt;
     std::optional<std::string> Cond =
-        Builder(Ctx, S, G.Scope, KernelScope).condition(G, KeyVar);
+        Builder(Ctx, S, KernelScope).condition(G, KeyVar);
     if (!Cond)
       return std::nullopt;
-    std::string Addr = Builder(Ctx, S, G.Scope, KernelScope).address(KeyVar);
+    std::string Addr = Builder(Ctx, S, KernelScope).address(KeyVar);
     if (Addr.empty())
       return std::nullopt;
     std::string Ret = Cond->empty() ? "return " + Addr + ";"

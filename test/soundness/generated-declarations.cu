@@ -109,3 +109,22 @@ __global__ void keyTestInBlock(float *ga, const float *x, int n) {
     }
   }
 }
+
+// A constant of the `if` that holds the group, in the address: the group
+// reduces after that `if`, so the sites keep their own addresses.
+// REPORT-DAG: group constantInIf#0: batched
+// CHECK-LABEL: void constantInIf(
+// CHECK: ::distwar::Batch<float, 2
+__global__ void constantInIf(float *g, const int *ids, const float *x, int n) {
+  float w = 4.f;
+  for (int j = 0; j < n; j++) {
+    const int id = ids[j];
+    const float a = x[j];
+    if (w > 3.f) {
+      constexpr int S = 3;
+      atomicAdd(&g[id * S + 1], a);
+      atomicAdd(&g[id * S + 2], a);
+      w = w * 0.5f + S * a;
+    }
+  }
+}
