@@ -22,7 +22,8 @@ threadIdx or keeping state in a key; u5a-u5c, a lane's own test of a
 pointer or key whose input changes before the next site or after the
 site; u6a-u6g, shapes whose rewrite nvcc must accept (a hoisted `const int
 K` array bound, a `constexpr` used after the group, keys of enum and
-anonymous-namespace types, lane-dependent conditions naming locals).
+anonymous-namespace types, lane-dependent conditions naming locals, names
+of a group's block where the reduction cannot see them).
 Each of r1-d6 was
 wrong with an earlier tool, so a GPU run with that tool must report every one
 of them; they are kernels 0..len(CASES)-1 of every generated set.
@@ -890,10 +891,12 @@ CASES = [
       "        atomicAdd(&gc[id], u);",
       "    }",
       "  }"]),
-    # u6g: a field under a test of a local declared in the block around
-    # it, the key that local.
-    ("u6g", ["laneset-ptr", "key-mixed"], [],
-     [("float *ga", "atomic", "float", "DT_KEYS + 1"), X, N],
+    # u6g: names of the block around a group, out of scope where a
+    # reduction at the iteration's end stands: a field under a test of a
+    # local that is also its key; a `constexpr` stride.
+    ("u6g", ["laneset-ptr", "constexpr-after", "key-mixed"], [],
+     [("float *ga", "atomic", "float", "DT_KEYS + 1"),
+      ("float *gq", "atomic", "float", "DT_KEYS * 2"), X, N],
      ["  for (int j = 0; j < n; j++) {",
       "    const float v = x[tid * DT_TRIPS + j];",
       "    const int id = (j + (v > 0.5f)) % DT_KEYS;",
@@ -902,6 +905,11 @@ CASES = [
       "      k += 1;",
       "      if ((k & 1) == 0)",
       "        atomicAdd(&ga[k], v);",
+      "    }",
+      "    if (v > 0.25f) {",
+      "      constexpr int S = 2;",
+      "      atomicAdd(&gq[id * S + 1], v);",
+      "      atomicAdd(&gq[id * S + 0], 2.f * v);",
       "    }",
       "  }"]),
 ]
