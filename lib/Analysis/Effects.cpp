@@ -64,25 +64,6 @@ bool isReadOnlyGlobal(const VarDecl *V) {
   return V->isConstexpr() || V->getType().isConstQualified();
 }
 
-/// The variable whose own storage \p E designates (`v`, `v.a.b`,
-/// `v.arr[i]`), never through a pointer or a reference's referent.
-const VarDecl *ownStorageRoot(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return dyn_cast<VarDecl>(DRE->getDecl());
-    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
-      E = ME->getBase();
-    else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E);
-             ASE &&
-             ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-      E = ASE->getBase()->IgnoreParenImpCasts();
-    else
-      return nullptr;
-  }
-  return nullptr;
-}
-
 /// A handle through which the caller may later change the object: a
 /// reference or a pointer to non-const.
 bool isMutableHandle(QualType T) {
@@ -389,7 +370,7 @@ bool BodySummary::isOwnPointerParameter(const Expr *Pointer) const {
 
 void BodySummary::noteStore(const Expr *Target) {
   const Expr *E = Target->IgnoreParenCasts();
-  if (const VarDecl *Root = ownStorageRoot(E);
+  if (const VarDecl *Root = storageRoot(E);
       Root && !Root->getType()->isReferenceType() && !Root->isStaticLocal() &&
       !Root->hasAttr<CUDASharedAttr>()) {
     if (isOwnVariable(Root, Owner))
@@ -492,7 +473,7 @@ bool callLetsEscape(const CallExpr *Call, const VarDecl *V) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && isBuiltinOperatorCall(Op))
     return Op->getOperator() == OO_Amp && Op->getNumArgs() == 1 &&
-           ownStorageRoot(Op->getArg(0)) == V;
+           storageRoot(Op->getArg(0)) == V;
   const FunctionDecl *FD = Call->getDirectCallee();
   const auto *M = dyn_cast_or_null<CXXMethodDecl>(FD);
   const Expr *Object = nullptr;
@@ -504,12 +485,12 @@ bool callLetsEscape(const CallExpr *Call, const VarDecl *V) {
     Object = Call->getArg(0);
     Shift = 1;
   }
-  if (Object && ownStorageRoot(Object) == V && M && !M->isConst() &&
+  if (Object && storageRoot(Object) == V && M && !M->isConst() &&
       isMutableHandle(M->getReturnType()))
     return true;
   for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
-    if (ownStorageRoot(Arg) != V || !Arg->isGLValue())
+    if (storageRoot(Arg) != V || !Arg->isGLValue())
       continue;
     if (!FD || I - Shift >= FD->getNumParams() ||
         isMutableHandle(FD->getParamDecl(I - Shift)->getType()))
@@ -556,7 +537,7 @@ void noteLocalAddresses(const CallExpr *Call, const VarDecl *V,
     if (const auto *UO =
             dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenImpCasts());
         UO && UO->getOpcode() == UO_AddrOf &&
-        ownStorageRoot(UO->getSubExpr()) == V &&
+        storageRoot(UO->getSubExpr()) == V &&
         onlyDereferenced(Def->getParamDecl(I), Def))
       Harmless.insert(UO);
 }
@@ -571,18 +552,18 @@ bool computeEscapes(const VarDecl *V, const Stmt *Body) {
       noteLocalAddresses(Call, V, Harmless);
     if (const auto *UO = dyn_cast<UnaryOperator>(S);
         UO && UO->getOpcode() == UO_AddrOf && !Harmless.contains(UO) &&
-        ownStorageRoot(UO->getSubExpr()) == V)
+        storageRoot(UO->getSubExpr()) == V)
       return false;
     if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
         ICE && ICE->getCastKind() == CK_ArrayToPointerDecay &&
-        !IndexedArrays.contains(ICE) && ownStorageRoot(ICE->getSubExpr()) == V)
+        !IndexedArrays.contains(ICE) && storageRoot(ICE->getSubExpr()) == V)
       return false;
     if (const auto *D = dyn_cast<DeclStmt>(S))
       for (const Decl *X : D->decls())
         if (const auto *VD = dyn_cast<VarDecl>(X);
             VD && isMutableHandle(VD->getType()) &&
             VD->getType()->isReferenceType() && VD->getInit() &&
-            ownStorageRoot(VD->getInit()) == V)
+            storageRoot(VD->getInit()) == V)
           return false;
     // A by-reference capture lets the lambda's body change V, wherever the
     // lambda is called from; a body that only reads V changes nothing.
@@ -709,7 +690,7 @@ bool mayDesignate(const Expr *E, const VarDecl *V, bool Through,
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return callMayLeadTo(Call, V, Through, StorageOnly);
-  if (StorageOnly ? ownStorageRoot(E) == V
+  if (StorageOnly ? storageRoot(E) == V
                   : Through && rootVariable(E) == V)
     return true;
   // Through a pointer or a reference: any object whose address escaped,

@@ -43,9 +43,7 @@ const VarDecl *rootVariable(const Expr *E) {
   return nullptr;
 }
 
-/// The variable whose own storage \p E designates: `v`, `v.a.b`, `v.arr[i]`;
-/// never through a pointer (`v.ptr[i]`, `*v.ptr`, `v.ptr->x`).
-static const VarDecl *storageRoot(const Expr *E) {
+const VarDecl *storageRoot(const Expr *E) {
   while (E) {
     E = E->IgnoreParenCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))

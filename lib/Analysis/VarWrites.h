@@ -21,6 +21,10 @@ bool refersToAny(const clang::Stmt *S,
 /// or null.
 const clang::VarDecl *rootVariable(const clang::Expr *E);
 
+/// The variable whose own storage \p E designates: `v`, `v.a.b`, `v.arr[i]`;
+/// never through a pointer (`v.ptr[i]`, `*v.ptr`, `v.ptr->x`), or null.
+const clang::VarDecl *storageRoot(const clang::Expr *E);
+
 /// The first statement in \p Root that may change \p V: assignment,
 /// increment, address taken, bound to a non-const reference. With \p Through,
 /// stores into what \p V designates (`v[i] = x`) count as well.
