@@ -15,7 +15,10 @@ struct Options {
   std::vector<std::string> variants; // rewritten variants; empty: all built
   double hangSeconds = 20;           // one launch longer than this is a hang
   double timeLimit = 0;              // seconds for the whole run (0: none)
-  int jobs = 3;                      // worker processes at a time
+  // One worker at a time is the fastest: worker processes each hold a CUDA
+  // context, and contexts time-slice the GPU, so 15 workers ran the same
+  // kernels about 15 times slower than one (bench/RESULTS.md).
+  int jobs = 1;                      // worker processes at a time
   int batch = 48;                    // kernels per worker process
   bool inProcess = false; // no worker processes (for compute-sanitizer)
   std::string coverage;   // coverage table to print (see coverage.py)
