@@ -3,6 +3,7 @@
 #include "distwar-rewrite/Rewriter.h"
 #include "Analysis/Effects.h"
 #include "Decide/Editability.h"
+#include "Decide/GroupPlans.h"
 #include "Decide/GroupSafety.h"
 #include "Decide/ReducedCode.h"
 #include "Decide/VariantChoice.h"
@@ -55,18 +56,23 @@ bool looksRewritten(llvm::StringRef Code) {
   return false;
 }
 
+/// The report: each site and group as found, grouped and planned.
 static FileReport buildReport(llvm::StringRef FilePath,
                               const std::vector<AtomicSite> &Sites,
-                              const std::vector<SiteGroup> &Groups,
-                              const PlannedEdits &Plan, Variant V,
-                              const std::vector<VariantDecision> &Decisions) {
+                              const RewritePlan &Plan, bool Changed) {
   FileReport R;
   R.File = FilePath.str();
-  R.Changed = !Plan.Edits.empty();
+  R.Changed = Changed;
   std::vector<int> GroupOf(Sites.size(), -1);
-  for (size_t G = 0; G < Groups.size(); ++G)
-    for (size_t I : Groups[G].Sites)
-      GroupOf[I] = G;
+  std::vector<std::string> SlotOf(Sites.size());
+  for (size_t G = 0; G < Plan.Groups.size(); ++G) {
+    const GroupPlan &P = Plan.Groups[G];
+    for (size_t K = 0; K < P.Group->Sites.size(); ++K) {
+      GroupOf[P.Group->Sites[K]] = G;
+      if (P.batched() && !Plan.Floor)
+        SlotOf[P.Group->Sites[K]] = P.Slots.SlotTexts[K];
+    }
+  }
   for (size_t I = 0; I < Sites.size(); ++I) {
     const AtomicSite &S = Sites[I];
     SiteRecord Rec;
@@ -77,52 +83,48 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Buffer = S.Buffer ? S.Buffer->getName().str() : "";
     Rec.Key = S.KeyText;
     Rec.Field = S.FieldText;
-    Rec.Slot = Plan.SlotTexts[I];
+    Rec.Slot = SlotOf[I];
     Rec.Type = S.TypeText;
     Rec.Why = S.Why;
     Rec.File = S.File;
     Rec.Decision = "unchanged";
-    if (V == Variant::Floor && R.Changed && S.IsDeviceAdd &&
+    if (Plan.Floor && R.Changed && S.IsDeviceAdd &&
         S.Why != Reason::UsedResult)
       Rec.Decision = "floor";
     if (GroupOf[I] >= 0) {
-      const SiteGroup &G = Groups[GroupOf[I]];
-      Rec.Group = G.Name.empty() ? S.FunctionName + "@" +
-                                       std::to_string(Sites[G.Sites[0]].Line)
-                                 : G.Name;
-      if (V != Variant::Floor) {
-        Rec.Why = G.Why;
-        Rec.Decision = G.Why == Reason::None ? "batched" : "unchanged";
+      const GroupPlan &P = Plan.Groups[GroupOf[I]];
+      Rec.Group = P.Name.empty() ? S.FunctionName + "@" +
+                                       std::to_string(
+                                           Sites[P.Group->Sites[0]].Line)
+                                 : P.Name;
+      if (!Plan.Floor) {
+        Rec.Why = P.Why;
+        Rec.Decision = P.batched() ? "batched" : "unchanged";
       }
     }
     R.Sites.push_back(std::move(Rec));
   }
-  if (V == Variant::Floor)
+  if (Plan.Floor)
     return R;
-  for (size_t G = 0; G < Groups.size(); ++G) {
-    const SiteGroup &Group = Groups[G];
-    const AtomicSite &First = Sites[Group.Sites.front()];
+  for (const GroupPlan &P : Plan.Groups) {
+    const AtomicSite &First = Sites[P.Group->Sites.front()];
     GroupRecord Rec;
-    Rec.Name = R.Sites[Group.Sites.front()].Group;
+    Rec.Name = R.Sites[P.Group->Sites.front()].Group;
     Rec.Function = First.FunctionName;
     Rec.Key = First.KeyText;
     Rec.Type = First.TypeText;
-    Rec.Size = Plan.SizeTexts[G];
-    Rec.Sites.assign(Group.Sites.begin(), Group.Sites.end());
-    Rec.Why = Group.Why;
-    Rec.Decision = Group.Why == Reason::None ? "batched" : "unchanged";
-    Rec.SharesMatchWith = Group.SharesMatchWith;
-    Rec.ReducedWith = Group.ReducedWith;
-    Rec.Strip = Group.Strip;
-    if (Group.Why == Reason::None) {
-      Rec.Variant = Group.Block            ? "block"
-                    : G < Decisions.size() ? variantName(Decisions[G].Kind)
-                                           : "serial";
-      if (G < Decisions.size()) {
-        Rec.Note = Decisions[G].Note;
-        Rec.BlockNote = Decisions[G].BlockNote;
-        Rec.StartNote = Decisions[G].StartNote;
-      }
+    Rec.Sites.assign(P.Group->Sites.begin(), P.Group->Sites.end());
+    Rec.Why = P.Why;
+    Rec.Decision = P.batched() ? "batched" : "unchanged";
+    if (P.batched()) {
+      Rec.Size = P.Slots.Size;
+      Rec.SharesMatchWith = P.SharesMatchWith;
+      Rec.ReducedWith = P.ReducedWith;
+      Rec.Strip = P.Strip.has_value();
+      Rec.Variant = strategyName(P.Kind);
+      Rec.Note = P.Note;
+      Rec.BlockNote = P.BlockNote;
+      Rec.StartNote = P.StartNote;
     }
     R.Groups.push_back(std::move(Rec));
   }
@@ -228,15 +230,12 @@ withoutParse(llvm::StringRef FilePath, llvm::StringRef Code,
 /// Our own output: report what is there, change nothing, even when the
 /// runtime header is not on the include path.
 static void reportOwnOutput(ParsedFile &P, llvm::StringRef FilePath,
-                            Variant V, RewriteResult &Result) {
+                            RewriteResult &Result) {
   if (!P.HasErrors) {
     std::vector<AtomicSite> Sites = findAtomicSites(P.Ctx);
     for (AtomicSite &S : Sites)
       S.Why = Reason::AlreadyRewritten;
-    std::vector<SiteGroup> NoGroups;
-    PlannedEdits Nothing;
-    Nothing.SlotTexts.resize(Sites.size());
-    Result.Report = buildReport(FilePath, Sites, NoGroups, Nothing, V, {});
+    Result.Report = buildReport(FilePath, Sites, RewritePlan(), false);
   }
   Result.Report.File = FilePath.str();
   Result.Report.FileReason = Reason::AlreadyRewritten;
@@ -270,9 +269,9 @@ editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
   H.Edited = true;
   H.Path = absoluteFilePath(SM, File);
   H.RelativePath = Policy.Editable.at(File);
-  for (const Inclusion &I : P.Inclusions)
+  for (const ParsedFile::ResolvedInclusion &I : P.Inclusions)
     if (I.File == &SM.getFileEntryRefForID(File)->getFileEntry())
-      H.IncludedAs.push_back(I);
+      H.IncludedAs.push_back(I.Spelling);
   H.Output = std::move(Text->Text);
   H.Edits = std::move(Text->Edits);
   for (const AtomicSite &S : Sites)
@@ -283,10 +282,9 @@ editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
 }
 
 /// The pipeline on a parsed file: find the sites, group them, decide each
-/// group's variant, plan and apply the edits. Returns why it failed, or "".
-static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
-                                 llvm::StringRef Code, Variant V,
-                                 const HeaderFilter *Headers,
+/// group's plan, write its edits and apply them.
+static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
+                                 Variant V, const HeaderFilter *Headers,
                                  const OutputLayout &Layout,
                                  RewriteResult &Result) {
   ASTContext &Ctx = P.Ctx;
@@ -304,37 +302,43 @@ static std::string rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
     Decisions = chooseVariants(Ctx, Sites, Groups, V);
     checkEditability(Ctx, Sites, Groups, Decisions);
   }
-  PlannedEdits Plan =
-      planEdits(Ctx, Sites, Groups, V, FilePath,
-                V == Variant::Floor ? nullptr : &Decisions, &Policy.Editable,
-                Layout);
-  if (!Plan.Error.empty())
-    return FilePath.str() + ": internal error: " + Plan.Error;
-  if (V != Variant::Floor)
-    if (llvm::Error E = planLaunchTuning(Ctx, Groups, FilePath,
-                                         Policy.Editable, Plan.Edits)
+  const RewritePlan Plan = planRewrite(Ctx, Sites, Groups, V, Decisions,
+                                       &Policy.Editable, Layout.BlockStrategy);
+  auto InternalError = [&](llvm::Error E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   FilePath + ": internal error: " +
+                                       llvm::toString(std::move(E)));
+  };
+  llvm::Expected<PlannedEdits> Edits =
+      planEdits(Ctx, Sites, Plan, FilePath, &Policy.Editable, Layout);
+  if (!Edits)
+    return InternalError(Edits.takeError());
+  if (!Plan.Floor)
+    if (llvm::Error E = planLaunchTuning(Ctx, Plan, FilePath, Policy.Editable,
+                                         Edits->Edits)
                             .takeError())
-      return FilePath.str() + ": internal error: " + toString(std::move(E));
+      return InternalError(std::move(E));
   llvm::Expected<OutputText> Output = outputText(
-      P, Ctx.getSourceManager().getMainFileID(), FilePath, Plan.Edits, Layout);
+      P, Ctx.getSourceManager().getMainFileID(), FilePath, Edits->Edits, Layout);
   if (!Output)
-    return llvm::toString(Output.takeError());
+    return Output.takeError();
   Result.Output = std::move(Output->Text);
   Result.Edits = std::move(Output->Edits);
-  for (const auto &[File, Edits] : Plan.HeaderEdits) {
+  for (const auto &[File, FileEdits] : Edits->HeaderEdits) {
     llvm::Expected<HeaderOutput> H =
-        editedHeader(P, Policy, File, Edits, Sites, Layout);
+        editedHeader(P, Policy, File, FileEdits, Sites, Layout);
     if (!H)
-      return llvm::toString(H.takeError());
+      return H.takeError();
     Result.Headers.push_back(std::move(*H)); // FileIDs grow in entry order
   }
   if (Headers && !Result.Headers.empty())
     addUneditedHeaders(SM, *Headers, P.OriginalText, Result.Headers);
-  Result.Report = buildReport(FilePath, Sites, Groups, Plan, V, Decisions);
+  Result.Report =
+      buildReport(FilePath, Sites, Plan, !Edits->Edits.empty());
   for (const HeaderOutput &H : Result.Headers)
     if (H.Edited)
       Result.Report.EditedHeaders.push_back(H.Path);
-  return "";
+  return llvm::Error::success();
 }
 
 llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
@@ -355,21 +359,28 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
 
   RewriteResult Result;
   Result.Output = Code.str();
-  std::string Failure;
+  // Set once, by the callback; an Error that has not been checked may not
+  // be assigned to.
+  std::optional<llvm::Error> Failure;
   llvm::Error ParseError = parseFile(FilePath, Code, Opts, [&](ParsedFile &P) {
     Result.FilesRead = P.FilesRead;
     if (Rewritten)
-      reportOwnOutput(P, FilePath, V, Result);
+      reportOwnOutput(P, FilePath, Result);
     else if (P.HasErrors)
-      Failure = P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
-                                         : P.DiagnosticText;
+      Failure.emplace(llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
+                                   : P.DiagnosticText));
     else
-      Failure = rewriteParsed(P, FilePath, Code, V, Headers, Layout, Result);
+      Failure.emplace(rewriteParsed(P, FilePath, V, Headers, Layout, Result));
   });
-  if (ParseError)
+  if (ParseError) {
+    if (Failure)
+      llvm::consumeError(std::move(*Failure));
     return std::move(ParseError);
-  if (!Failure.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), Failure);
+  }
+  if (Failure && *Failure)
+    return std::move(*Failure);
   return Result;
 }
 

@@ -25,6 +25,9 @@ config.environment["PATH"] = os.pathsep.join(
 
 # `--param distwar_snapshot=DIR` keeps every invocation's output under DIR
 # (scripts/snapshot-tool), to compare two builds byte for byte.
+# `--param distwar_tool=PATH` runs another build of the tool (a copy kept from
+# before a change, for the snapshot comparison).
+config.distwar_tool = lit_config.params.get("distwar_tool", config.distwar_tool)
 _snapshot = lit_config.params.get("distwar_snapshot")
 if _snapshot:
     config.substitutions.append(

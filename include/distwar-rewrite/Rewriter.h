@@ -3,72 +3,17 @@
 #ifndef DISTWAR_REWRITE_REWRITER_H
 #define DISTWAR_REWRITE_REWRITER_H
 
+#include "distwar-rewrite/FrontEnd.h"
 #include "distwar-rewrite/HeaderFilter.h"
+#include "distwar-rewrite/Inclusion.h"
+#include "distwar-rewrite/Options.h"
 #include "distwar-rewrite/Report.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
-namespace clang {
-class FileEntry;
-} // namespace clang
-
 namespace distwar {
-
-/// What the rewrite does with each group (--variant; README, "Usage").
-enum class Variant { Serial, Floor, Auto, Butterfly };
-
-/// How the output's #line directives name the file whose lines they
-/// restore.
-enum class LineFileNames {
-  Absolute, ///< the input's absolute path: the output lives elsewhere
-  Omitted,  ///< no name: the output replaces the input (-i)
-};
-
-/// How the rewritten text is laid out (--format-style).
-struct OutputLayout {
-  LineFileNames Names = LineFileNames::Absolute;
-  /// The clang-format style of the changed lines: "file" (the .clang-format
-  /// found above the input, else FallbackStyle), a style name ("llvm",
-  /// "google", ...) or "{Key: Value, ...}". "none" is the compact form:
-  /// inserted code joins the lines it is inserted on, so every line keeps
-  /// its number and no #line directive is needed between lines.
-  std::string FormatStyle = "file";
-  std::string FallbackStyle = "llvm";
-  /// --variant=auto may give a serial group the block strategy (a table in
-  /// shared memory per thread block, GENERATED_CODE.md section 10;
-  /// --block-strategy=on). Off by default: the table is static shared
-  /// memory, which may lower the occupancy of a kernel with small blocks
-  /// even where the tuner then picks a warp reduction.
-  bool BlockStrategy = false;
-
-  bool compact() const { return FormatStyle == "none"; }
-};
-
-/// How files are parsed: the front-end flags and where precompiled CUDA
-/// headers are kept.
-struct FrontEnd {
-  FrontEnd() = default;
-  FrontEnd(std::vector<std::string> Args) : Args(std::move(Args)) {}
-  /// CudaArgs.h's frontEndArgs.
-  std::vector<std::string> Args;
-  /// The precompiled-header cache; empty: every parse reads the headers.
-  std::string CacheDir;
-  /// Parse even a file whose tokens name nothing atomic (tests compare).
-  bool AlwaysParse = false;
-};
-
-/// One `#include` the preprocessor resolved: its spelling, the file, and
-/// the file that holds the directive.
-struct Inclusion {
-  std::string Spelled;
-  const clang::FileEntry *File = nullptr;
-  std::string Includer; ///< absolute
-  /// Found in the includer's own directory (`#include "./x.h"`): a copy
-  /// finds it next to the includer's copy.
-  bool RelativeToIncluder = false;
-};
 
 /// An included file allowed by --edit-headers: one the rewrite changed, or
 /// one it read and left as it is (copied next to the edited ones, so that

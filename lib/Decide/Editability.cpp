@@ -2,7 +2,7 @@
 
 #include "Decide/Editability.h"
 #include "Analysis/AstQueries.h"
-#include "Analysis/EditPoints.h"
+#include "Group/EditPoints.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include <map>

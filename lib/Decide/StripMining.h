@@ -13,21 +13,13 @@
 #define DISTWAR_DECIDE_STRIPMINING_H
 
 #include "Group/Grouping.h"
+#include "Plan/GroupPlan.h"
 #include <optional>
 #include <string>
 
 namespace distwar {
 
 struct VariantDecision;
-
-/// The loop whose laps a group reduces together (its step becomes a whole
-/// strip's), its counter (declared in the loop's init, redeclared per lap)
-/// and the condition's text, tested again before every lap after the first.
-struct StripLoop {
-  const clang::ForStmt *Loop = nullptr;
-  const clang::VarDecl *Counter = nullptr;
-  std::string CondText;
-};
 
 /// The strip loop of \p G, or none. \p G is a butterfly group with a uniform
 /// key (\p D) that every lane runs at every iteration (no active flag, no

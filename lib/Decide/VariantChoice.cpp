@@ -13,18 +13,6 @@ using namespace clang;
 
 namespace distwar {
 
-const char *variantName(GroupVariant K) {
-  switch (K) {
-  case GroupVariant::Serial:
-    return "serial";
-  case GroupVariant::Butterfly:
-    return "butterfly";
-  case GroupVariant::ButterflyUniform:
-    return "butterfly-uniform";
-  }
-  return "serial";
-}
-
 /// True when \p S (inside a loop when \p InLoop) adds to \p V with `+=` or
 /// `-=` inside a loop.
 static bool accumulatesInLoop(const Stmt *S, const VarDecl *V, bool InLoop) {

@@ -11,13 +11,10 @@
 #define DISTWAR_DECIDE_VARIANTCHOICE_H
 
 #include "Decide/Divergence.h"
-#include "distwar-rewrite/Rewriter.h"
+#include "Plan/SlotLayout.h"
+#include "distwar-rewrite/Options.h"
 
 namespace distwar {
-
-/// distwar::kMaxBatchFields (runtime/include/distwar/batch.cuh): the most
-/// slots a batch keeps, and the longest channel loop unrolled wholly.
-constexpr int kMaxBatchFields = 32;
 
 enum class GroupVariant { Serial, Butterfly, ButterflyUniform };
 
@@ -34,9 +31,6 @@ struct VariantDecision {
   Reason StartNote = Reason::None;
   FlagPlan Flags; ///< butterfly only
 };
-
-/// "serial", "butterfly" or "butterfly-uniform".
-const char *variantName(GroupVariant K);
 
 /// Decides every group of \p Groups (sets Why for those left alone) under the
 /// requested variant \p V (Auto, Butterfly or Serial).

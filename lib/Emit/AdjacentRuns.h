@@ -10,7 +10,7 @@
 #ifndef DISTWAR_EMIT_ADJACENTRUNS_H
 #define DISTWAR_EMIT_ADJACENTRUNS_H
 
-#include "Emit/DeferredAddress.h"
+#include "Plan/SlotLayout.h"
 #include "Find/AtomicSites.h"
 #include "Group/Grouping.h"
 #include "clang/AST/ASTContext.h"

@@ -1,8 +1,6 @@
 //===- BatchType.cpp - The batch type a group declares --------------------===//
 
 #include "Emit/BatchType.h"
-#include "Analysis/LoopExits.h"
-#include "Decide/GroupSafety.h"
 #include "Emit/AdjacentRuns.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -13,8 +11,6 @@ using namespace clang;
 namespace distwar {
 
 namespace {
-
-enum class Presence { Tracked, Always, Lane };
 
 /// A template argument: sums of names and numbers as written, anything else
 /// (a `>`, a `-`) in parentheses.
@@ -28,25 +24,18 @@ std::string templateArgument(const std::string &T) {
 } // namespace
 
 std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-                      const SiteGroup &G, llvm::ArrayRef<DeferredSlot> Slots,
-                      const EditPoints &Where, bool Deferred,
-                      const std::string &Size) {
-  bool MayJump = containsGoto(G.Scope);
+                      const SiteGroup &G, const SlotLayout &Layout,
+                      bool Deferred, bool Versioned) {
+  llvm::ArrayRef<DeferredSlot> Slots = Layout.Slots;
+  const std::string &Size = Layout.Size;
   std::string Type =
       std::string(Deferred ? "::distwar::Fields<" : "::distwar::Batch<") +
       Sites[G.Sites.front()].TypeText + ", " + Size;
   assert(Slots.size() == G.Sites.size() && "one slot per site, in order");
   auto PresenceOf = [&](size_t K) {
-    if (K == Slots.size())
-      return Presence::Tracked;
-    const AtomicSite &S = Sites[Slots[K].Site];
-    if (underLaneIf(S, G) || (G.AfterContinue && K >= G.AfterContinue))
-      return Presence::Lane;
-    std::optional<std::string> Cond = siteCondition(Ctx, S, G);
-    return !MayJump && Cond && Cond->empty() && !Where.inConditionalBlock(G, S)
-               ? Presence::Always
-               : Presence::Tracked;
+    return K == Slots.size() ? Presence::Tracked : Layout.Presences[K];
   };
+
   // The slot number of Slots[K], or the batch's size past the last one.
   auto SlotText = [&](size_t K) -> const std::string & {
     return K < Slots.size() ? Slots[K].Offset : Size;
@@ -70,8 +59,7 @@ std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
   // One site of a versioned loop adds at `buf + key + i` in slot i: its
   // fields are a key's consecutive channels.
-  if (Slots.size() == 1 && Slots.front().Offset == "0" &&
-      versionedLoopOf(Sites, G))
+  if (Slots.size() == 1 && Slots.front().Offset == "0" && Versioned)
     Type += ", ::distwar::Consecutive";
   for (const AdjacentRun &R : adjacentRuns(Ctx, Sites, G, Slots))
     Type += ", ::distwar::Adjacent<" + templateArgument(SlotText(R.Begin)) +

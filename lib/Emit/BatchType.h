@@ -3,30 +3,27 @@
 #ifndef DISTWAR_EMIT_BATCHTYPE_H
 #define DISTWAR_EMIT_BATCHTYPE_H
 
-#include "Analysis/EditPoints.h"
-#include "Emit/DeferredAddress.h"
+#include "Plan/SlotLayout.h"
 #include "Group/Grouping.h"
 #include <string>
 
 namespace distwar {
 
 /// `::distwar::Fields<T, N, ...>` (values only, \p Deferred) or
-/// `::distwar::Batch<T, N, ...>` of \p Size fields for group \p G whose sites
-/// fill \p Slots, with an `::distwar::AlwaysSet<B, E>` per run of slots whose
-/// sites run whenever the group's key is set (nothing but blocks and the
-/// channel loop between site and scope, and no goto that could jump past
-/// one): the runtime issues those with no presence or null test
+/// `::distwar::Batch<T, N, ...>` of the fields of group \p G laid out in
+/// \p Layout, with an `::distwar::AlwaysSet<B, E>` per run of slots whose
+/// sites run whenever the group's key is set (Presence::Always): the
+/// runtime issues those with no presence or null test
 /// (GENERATED_CODE.md, section 2); and an `::distwar::LaneSet<B, E>` per run
 /// of slots under the group's lane-dependent ifs; and `::distwar::Consecutive`
 /// for the one site of a versioned channel loop, whose slots are a key's
-/// consecutive channels (GENERATED_CODE.md, section 11); and an
+/// consecutive channels (\p Versioned: its loop has versions,
+/// GENERATED_CODE.md, section 11); and an
 /// `::distwar::Adjacent<B, E, Phase>` per run of slots at adjacent floats of
 /// one struct element (AdjacentRuns.h).
 std::string batchType(clang::ASTContext &Ctx,
                       const std::vector<AtomicSite> &Sites, const SiteGroup &G,
-                      llvm::ArrayRef<DeferredSlot> Slots,
-                      const EditPoints &Where, bool Deferred,
-                      const std::string &Size);
+                      const SlotLayout &Layout, bool Deferred, bool Versioned);
 
 } // namespace distwar
 

@@ -25,7 +25,7 @@
 #ifndef DISTWAR_EMIT_CHANNELVERSIONS_H
 #define DISTWAR_EMIT_CHANNELVERSIONS_H
 
-#include "Analysis/EditPoints.h"
+#include "Group/EditPoints.h"
 #include "Emit/EditList.h"
 #include "Find/AtomicSites.h"
 #include <vector>

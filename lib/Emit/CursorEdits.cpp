@@ -1,7 +1,7 @@
 //===- CursorEdits.cpp - Shared-array cursors, written --------------------===//
 
 #include "Emit/CursorEdits.h"
-#include "Emit/ExprText.h"
+#include "Analysis/ExprText.h"
 #include "Emit/SharedCursors.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

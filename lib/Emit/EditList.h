@@ -14,7 +14,8 @@
 
 #include "Emit/LineDirectives.h"
 #include "Find/AtomicSites.h"
-#include "distwar-rewrite/Rewriter.h"
+#include "Plan/GroupPlan.h"
+#include "distwar-rewrite/Options.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -26,8 +27,6 @@ namespace distwar {
 
 /// The included files whose device functions may be edited, each with its
 /// path relative to the --edit-headers entry that allows it.
-using EditableHeaders = std::map<clang::FileID, std::string>;
-
 /// Insertions at one offset are ordered by rank, then by planning order.
 enum Rank {
   RankPrologue,

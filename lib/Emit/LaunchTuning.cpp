@@ -53,12 +53,13 @@ const FunctionDecl *patternOf(const FunctionDecl *FD) {
 /// The batched sites each function reaches, through the calls of its body.
 class Reachability {
 public:
-  Reachability(ASTContext &Ctx, const std::vector<SiteGroup> &Groups,
+  Reachability(ASTContext &Ctx, const RewritePlan &Plan,
                llvm::StringRef FilePath, const EditableHeaders &Headers)
       : Ctx(Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
-    for (const SiteGroup &G : Groups) {
-      if (G.Why != Reason::None || G.Name.empty() || !G.Function)
+    for (const GroupPlan &P : Plan.Groups) {
+      const SiteGroup &G = *P.Group;
+      if (!P.batched() || P.Name.empty() || !G.Function)
         continue;
       FileID File = SM.getFileID(SM.getExpansionLoc(G.Function->getLocation()));
       std::string Table;
@@ -68,7 +69,8 @@ public:
         Table = siteTableIdentifier(It->second);
       else
         continue;
-      Own[patternOf(G.Function)].push_back({Table, G.Name, G.Block});
+      Own[patternOf(G.Function)].push_back(
+          {Table, P.Name, P.Kind == Strategy::Block});
     }
   }
 
@@ -188,12 +190,12 @@ std::string escaped(llvm::StringRef S) {
 } // namespace
 
 llvm::Expected<unsigned> planLaunchTuning(ASTContext &Ctx,
-                                          const std::vector<SiteGroup> &Groups,
+                                          const RewritePlan &Plan,
                                           llvm::StringRef FilePath,
                                           const EditableHeaders &Headers,
                                           tooling::Replacements &Edits) {
   const SourceManager &SM = Ctx.getSourceManager();
-  Reachability Reach(Ctx, Groups, FilePath, Headers);
+  Reachability Reach(Ctx, Plan, FilePath, Headers);
   // One entry per statement: a launch in a template is one statement for
   // every instantiation (the sites of each are joined).
   std::map<unsigned, Launch> Launches;

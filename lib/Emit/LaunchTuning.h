@@ -12,18 +12,18 @@
 #define DISTWAR_EMIT_LAUNCHTUNING_H
 
 #include "Emit/EditPlanner.h"
-#include "Group/Grouping.h"
+#include "Plan/GroupPlan.h"
 #include "llvm/Support/Error.h"
 
 namespace distwar {
 
 /// Adds to \p Edits (the main file's) the wrapper of every host launch
 /// statement in the main file whose kernel reaches, through calls, a
-/// batched group of \p Groups (named by planEdits). \p Headers are the
+/// batched group of \p Plan. \p Headers are the
 /// editable headers (their groups read their own tables). Returns the number
 /// of launches wrapped, or an error when the edits cannot be combined.
 llvm::Expected<unsigned> planLaunchTuning(clang::ASTContext &Ctx,
-                                          const std::vector<SiteGroup> &Groups,
+                                          const RewritePlan &Plan,
                                           llvm::StringRef FilePath,
                                           const EditableHeaders &Headers,
                                           clang::tooling::Replacements &Edits);

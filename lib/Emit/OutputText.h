@@ -11,7 +11,7 @@
 #define DISTWAR_EMIT_OUTPUTTEXT_H
 
 #include "Emit/LineDirectives.h"
-#include "distwar-rewrite/Rewriter.h"
+#include "distwar-rewrite/Options.h"
 
 namespace distwar {
 

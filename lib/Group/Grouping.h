@@ -39,21 +39,9 @@ struct SiteGroup {
   /// on are set only by the lanes that did not continue (LaneSet slots). 0
   /// when the group was not joined.
   size_t AfterContinue = 0;
-  /// Why the group is left alone (None: batched), and where that is.
+  /// Why the group is left alone (None: batched), and where that is; set
+  /// by Decide, whose plan (Plan/GroupPlan.h) carries it on.
   Verdict Why;
-  std::string Name; ///< "<function>#k" once batched
-  /// The group whose key match this serial group reuses when the same lanes
-  /// call it (distwar::reusePeers), or "".
-  std::string SharesMatchWith;
-  /// The first group of the versioned loop whose groups this one is reduced
-  /// together with (distwar::reduceSerialTogether), or "".
-  std::string ReducedWith;
-  /// Reduced in strips: the laps of a uniform-key loop together
-  /// (distwar::runStrips, distwar::reduceStrip).
-  bool Strip = false;
-  /// Batched with the block strategy (a table in shared memory for the
-  /// whole thread block, chosen at run time among block, warp and plain).
-  bool Block = false;
 };
 
 /// Whether site \p S lies under one of \p G's LaneIfs.

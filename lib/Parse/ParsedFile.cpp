@@ -65,7 +65,7 @@ std::vector<std::string> readFiles(const DependencyCollector &Deps,
 /// Records the spelling of each resolved #include.
 class InclusionRecorder : public PPCallbacks {
 public:
-  InclusionRecorder(const SourceManager &SM, std::vector<Inclusion> &Out)
+  InclusionRecorder(const SourceManager &SM, std::vector<ParsedFile::ResolvedInclusion> &Out)
       : SM(SM), Out(Out) {}
   void InclusionDirective(SourceLocation Hash, const Token &,
                           StringRef FileName, bool IsAngled, CharSourceRange,
@@ -76,14 +76,15 @@ public:
     if (!File || !From)
       return;
     std::string Includer = absoluteFilePath(SM.getFileManager(), *From);
-    Out.push_back({FileName.str(), &File->getFileEntry(), Includer,
-                   !IsAngled && llvm::sys::path::parent_path(Includer) ==
-                                    absolutePath(SearchPath)});
+    Inclusion Spelling{FileName.str(), Includer,
+                       !IsAngled && llvm::sys::path::parent_path(Includer) ==
+                                        absolutePath(SearchPath)};
+    Out.push_back({std::move(Spelling), &File->getFileEntry()});
   }
 
 private:
   const SourceManager &SM;
-  std::vector<Inclusion> &Out;
+  std::vector<ParsedFile::ResolvedInclusion> &Out;
 };
 
 /// The file system a parse reads: the disk, the code being parsed (it may
@@ -230,7 +231,7 @@ private:
   HoistCheck *Hoist = nullptr; ///< owned by the preprocessor
   std::optional<syntax::TokenCollector> Collector;
   std::shared_ptr<EveryFileCollector> Deps;
-  std::vector<Inclusion> Inclusions;
+  std::vector<ParsedFile::ResolvedInclusion> Inclusions;
   std::vector<Decl *> Parsed;
   std::deque<std::string> Originals; ///< stable addresses
 };

@@ -12,7 +12,8 @@
 #ifndef DISTWAR_PARSE_PARSEDFILE_H
 #define DISTWAR_PARSE_PARSEDFILE_H
 
-#include "distwar-rewrite/Rewriter.h"
+#include "distwar-rewrite/FrontEnd.h"
+#include "distwar-rewrite/Inclusion.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Syntax/Tokens.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -34,8 +35,12 @@ struct ParsedFile {
   std::string DiagnosticText;
   /// Every file the parse read (readFiles order).
   std::vector<std::string> FilesRead;
-  /// Every resolved #include, in order.
-  std::vector<Inclusion> Inclusions;
+  /// Every resolved #include, in order, with the file it reached.
+  struct ResolvedInclusion {
+    Inclusion Spelling;
+    const clang::FileEntry *File = nullptr;
+  };
+  std::vector<ResolvedInclusion> Inclusions;
   /// The user's bytes of \p File: the parse may read a file with
   /// NvccSpelling.h's changes; outputs are made from these.
   std::function<llvm::StringRef(clang::FileID)> OriginalText;

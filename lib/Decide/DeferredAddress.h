@@ -6,25 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISTWAR_EMIT_DEFERREDADDRESS_H
-#define DISTWAR_EMIT_DEFERREDADDRESS_H
+#ifndef DISTWAR_DECIDE_DEFERREDADDRESS_H
+#define DISTWAR_DECIDE_DEFERREDADDRESS_H
 
 #include "Find/AtomicSites.h"
+#include "Plan/SlotLayout.h"
 #include "Group/Grouping.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <optional>
 #include <string>
 
 namespace distwar {
-
-/// A site's slots in its group: [Offset, Offset + Extent) for a channel-loop
-/// site (Extent non-empty; Lower is the loop's lower bound), else Offset.
-struct DeferredSlot {
-  size_t Site = 0;
-  std::string Offset;
-  std::string Extent;
-  std::string Lower;
-};
 
 /// `[&](int distwar_slot) -> T * { ... }` for group \p G, with each site's key
 /// replaced by \p KeyVar (kept as written when empty), or nullopt when an

@@ -1,6 +1,6 @@
 //===- EditPoints.cpp - where text may be inserted in the file ------------===//
 
-#include "Analysis/EditPoints.h"
+#include "Group/EditPoints.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Analysis/EditPoints.h"
+#include "Group/EditPoints.h"
 #include "TestAST.h"
 #include "gtest/gtest.h"
 

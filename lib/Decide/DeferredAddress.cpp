@@ -1,10 +1,10 @@
 //===- DeferredAddress.cpp - addrOf lambdas for Fields batches ------------===//
 
-#include "Emit/DeferredAddress.h"
+#include "Decide/DeferredAddress.h"
 #include "Analysis/AstQueries.h"
 #include "Analysis/Effects.h"
 #include "Analysis/VarWrites.h"
-#include "Emit/ExprText.h"
+#include "Analysis/ExprText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISTWAR_EMIT_EXPRTEXT_H
-#define DISTWAR_EMIT_EXPRTEXT_H
+#ifndef DISTWAR_ANALYSIS_EXPRTEXT_H
+#define DISTWAR_ANALYSIS_EXPRTEXT_H
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

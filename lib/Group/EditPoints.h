@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISTWAR_ANALYSIS_EDITPOINTS_H
-#define DISTWAR_ANALYSIS_EDITPOINTS_H
+#ifndef DISTWAR_GROUP_EDITPOINTS_H
+#define DISTWAR_GROUP_EDITPOINTS_H
 
 #include "Find/AtomicSites.h"
 #include "Group/Grouping.h"
