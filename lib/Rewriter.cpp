@@ -88,15 +88,14 @@ static FileReport buildReport(llvm::StringRef FilePath,
     Rec.Why = S.Why;
     Rec.File = S.File;
     Rec.Decision = "unchanged";
-    if (Plan.Floor && R.Changed && S.IsDeviceAdd &&
-        S.Why != Reason::UsedResult)
+    if (Plan.Floor && R.Changed && S.IsDeviceAdd && S.Why != Reason::UsedResult)
       Rec.Decision = "floor";
     if (GroupOf[I] >= 0) {
       const GroupPlan &P = Plan.Groups[GroupOf[I]];
-      Rec.Group = P.Name.empty() ? S.FunctionName + "@" +
-                                       std::to_string(
-                                           Sites[P.Group->Sites[0]].Line)
-                                 : P.Name;
+      Rec.Group = P.Name.empty()
+                      ? S.FunctionName + "@" +
+                            std::to_string(Sites[P.Group->Sites[0]].Line)
+                      : P.Name;
       if (!Plan.Floor) {
         Rec.Why = P.Why;
         Rec.Decision = P.batched() ? "batched" : "unchanged";
@@ -243,17 +242,17 @@ static void reportOwnOutput(ParsedFile &P, llvm::StringRef FilePath,
 
 /// \p File of \p P (the main file, named \p FilePath, or a header) with
 /// \p Edits applied, laid out as \p Layout says.
-static llvm::Expected<OutputText>
-outputText(ParsedFile &P, FileID File, llvm::StringRef FilePath,
-           const tooling::Replacements &Edits, const OutputLayout &Layout) {
+static llvm::Expected<OutputText> outputText(ParsedFile &P, FileID File,
+                                             llvm::StringRef FilePath,
+                                             const tooling::Replacements &Edits,
+                                             const OutputLayout &Layout) {
   const SourceManager &SM = P.Ctx.getSourceManager();
   std::string Path =
       File == SM.getMainFileID() ? FilePath.str() : absoluteFilePath(SM, File);
-  return layOutEdits(Path, P.OriginalText(File), Edits, Layout,
-                     [&](unsigned Offset) {
-                       return presumedLine(SM, File, Offset, FilePath,
-                                           Layout.Names);
-                     });
+  return layOutEdits(
+      Path, P.OriginalText(File), Edits, Layout, [&](unsigned Offset) {
+        return presumedLine(SM, File, Offset, FilePath, Layout.Names);
+      });
 }
 
 /// Header \p File of \p P with \p Edits applied, and how it was included.
@@ -305,21 +304,22 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   const RewritePlan Plan = planRewrite(Ctx, Sites, Groups, V, Decisions,
                                        &Policy.Editable, Layout.BlockStrategy);
   auto InternalError = [&](llvm::Error E) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   FilePath + ": internal error: " +
-                                       llvm::toString(std::move(E)));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        FilePath + ": internal error: " + llvm::toString(std::move(E)));
   };
   llvm::Expected<PlannedEdits> Edits =
       planEdits(Ctx, Sites, Plan, FilePath, &Policy.Editable, Layout);
   if (!Edits)
     return InternalError(Edits.takeError());
   if (!Plan.Floor)
-    if (llvm::Error E = planLaunchTuning(Ctx, Plan, FilePath, Policy.Editable,
-                                         Edits->Edits)
-                            .takeError())
+    if (llvm::Error E =
+            planLaunchTuning(Ctx, Plan, FilePath, Policy.Editable, Edits->Edits)
+                .takeError())
       return InternalError(std::move(E));
-  llvm::Expected<OutputText> Output = outputText(
-      P, Ctx.getSourceManager().getMainFileID(), FilePath, Edits->Edits, Layout);
+  llvm::Expected<OutputText> Output =
+      outputText(P, Ctx.getSourceManager().getMainFileID(), FilePath,
+                 Edits->Edits, Layout);
   if (!Output)
     return Output.takeError();
   Result.Output = std::move(Output->Text);
@@ -333,8 +333,7 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   }
   if (Headers && !Result.Headers.empty())
     addUneditedHeaders(SM, *Headers, P.OriginalText, Result.Headers);
-  Result.Report =
-      buildReport(FilePath, Sites, Plan, !Edits->Edits.empty());
+  Result.Report = buildReport(FilePath, Sites, Plan, !Edits->Edits.empty());
   for (const HeaderOutput &H : Result.Headers)
     if (H.Edited)
       Result.Report.EditedHeaders.push_back(H.Path);
@@ -368,9 +367,9 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
       reportOwnOutput(P, FilePath, Result);
     else if (P.HasErrors)
       Failure.emplace(llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          P.DiagnosticText.empty() ? "cannot parse " + FilePath.str()
-                                   : P.DiagnosticText));
+          llvm::inconvertibleErrorCode(), P.DiagnosticText.empty()
+                                              ? "cannot parse " + FilePath.str()
+                                              : P.DiagnosticText));
     else
       Failure.emplace(rewriteParsed(P, FilePath, V, Headers, Layout, Result));
   });

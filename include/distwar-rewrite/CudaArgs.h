@@ -14,10 +14,6 @@
 #include <string>
 #include <vector>
 
-namespace llvm::vfs {
-class InMemoryFileSystem;
-}
-
 namespace distwar {
 
 struct CudaOptions {
@@ -38,9 +34,6 @@ struct CudaOptions {
 llvm::Expected<std::string> findCudaPath(llvm::StringRef Explicit,
                                          llvm::StringRef EnvCudaPath);
 
-/// The CCCL include directory of an SDK, or "" when it has none.
-std::string cudaCcclIncludeDir(llvm::StringRef CudaPath);
-
 /// Removes what is not a front-end flag of this file's compile: the compiler
 /// name (nvcc or a host compiler), the input \p File, -c, -o X, and
 /// nvcc-only flags; translates nvcc spellings Clang reads differently
@@ -58,21 +51,6 @@ stripCompileCommand(llvm::ArrayRef<std::string> Command, llvm::StringRef File,
 /// libstdc++ throwers), then the user's flags.
 std::vector<std::string> frontEndArgs(const CudaOptions &Options,
                                       llvm::ArrayRef<std::string> UserFlags);
-
-/// The front end's own in-memory files (the nvcc declarations, the empty
-/// main file of a precompiled header): added to every parse's file system,
-/// never listed as files the parse read.
-void addFrontEndFiles(llvm::vfs::InMemoryFileSystem &FS);
-bool isFrontEndFile(llvm::StringRef Path);
-/// The nvcc declarations read before Clang's CUDA wrapper.
-std::string frontEndBeforeWrapper();
-/// The empty main file a precompiled header is built from.
-std::string frontEndPchMain();
-/// The main file a precompiled header of hoisted CUDA headers is built from
-/// (HoistedHeaders.h; its text differs per parse).
-std::string frontEndHoistedMain();
-/// The contents of every front-end file (part of a cache key).
-std::string frontEndFileText();
 
 } // namespace distwar
 

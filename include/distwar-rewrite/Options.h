@@ -1,4 +1,4 @@
-//===- Options.h - what the rewrite does, and how it lays it out -*- C++ -*-===//
+//===- Options.h - what the rewrite does and how it lays it out -*- C++ -*-===//
 //
 // The choices a user makes on the command line (--variant, --format-style,
 // --block-strategy) that the stages read: Decide the variant, Emit the

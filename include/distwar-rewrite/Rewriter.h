@@ -20,11 +20,11 @@ namespace distwar {
 /// `#include "x.h"` from an edited copy finds its neighbour).
 struct HeaderOutput {
   bool Edited = false;
-  std::string Path;         ///< the original, absolute
-  std::string RelativePath; ///< relative to the entry that allows it
-  std::string Output;       ///< its new text
+  std::string Path;                   ///< the original, absolute
+  std::string RelativePath;           ///< relative to the entry that allows it
+  std::string Output;                 ///< its new text
   clang::tooling::Replacements Edits; ///< Output as replacements on Path
-  unsigned FirstLine = 0;   ///< line of its first batched site (for errors)
+  unsigned FirstLine = 0; ///< line of its first batched site (for errors)
   /// The #include directives that reached it (spelling, includer).
   std::vector<Inclusion> IncludedAs;
 };

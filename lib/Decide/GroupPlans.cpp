@@ -91,9 +91,9 @@ private:
     // A strip keeps each lap's addresses (a deferred-address lambda would
     // see the last lap's variables only).
     if (!P.Strip)
-      P.AddrOf = deferredAddressLambda(Ctx, Sites, *P.Group, P.Slots.Slots,
-                                       "distwar_key" +
-                                           std::to_string(P.Number));
+      P.AddrOf =
+          deferredAddressLambda(Ctx, Sites, *P.Group, P.Slots.Slots,
+                                "distwar_key" + std::to_string(P.Number));
   }
 
   /// Plans \p P with the block strategy and returns None, or says why it
@@ -216,8 +216,8 @@ static bool floorEditable(const SourceManager &SM, const AtomicSite &S,
          S.Why != Reason::HeaderEnteredTwice &&
          S.Why != Reason::AlreadyRewritten && S.Why != Reason::OptedOut &&
          !S.TypeText.empty() && S.TypeText.find('<') == std::string::npos &&
-         (S.Invocation || (Callee->getBeginLoc().isFileID() &&
-                           Callee->getEndLoc().isFileID()));
+         (S.Invocation ||
+          (Callee->getBeginLoc().isFileID() && Callee->getEndLoc().isFileID()));
 }
 
 RewritePlan planRewrite(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
@@ -241,8 +241,7 @@ RewritePlan planRewrite(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
   assert(Decisions.size() == Groups.size() && "a decision per group");
   Plan.Order = textOrder(Groups, SM);
-  Planner P(Ctx, Sites, Groups, Headers,
-            V == Variant::Auto && BlockStrategy);
+  Planner P(Ctx, Sites, Groups, Headers, V == Variant::Auto && BlockStrategy);
   std::vector<unsigned> Chains = sharedMatchChains(Sites, Groups, &Decisions);
   P.countJointParts(Plan.Order);
   // The groups of one loop body without braces come one after another in

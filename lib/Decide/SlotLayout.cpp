@@ -11,8 +11,8 @@ namespace distwar {
 
 /// The channel runs' extents and the constant slots before a slot, as a sum;
 /// \p KeepZero keeps a trailing `+ 0` after runs (a plain site's slot).
-static std::string joinSum(llvm::ArrayRef<std::string> Terms,
-                           unsigned Constant, bool KeepZero) {
+static std::string joinSum(llvm::ArrayRef<std::string> Terms, unsigned Constant,
+                           bool KeepZero) {
   std::string Out = llvm::join(Terms, " + ");
   if (Terms.empty())
     return std::to_string(Constant);
@@ -32,8 +32,7 @@ static DeferredSlot channelRun(size_t I, const ChannelLoop &CL,
   std::string Before = joinSum(ChannelTerms, Constant, false);
   SlotText =
       sumText(Before, CL.LowerIsZero ? Var : "(" + Var + " - " + Lower + ")");
-  return {I, Before,
-          CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")",
+  return {I, Before, CL.LowerIsZero ? Upper : "(" + Upper + " - " + Lower + ")",
           CL.LowerText};
 }
 
@@ -62,17 +61,20 @@ SlotLayout layOutSlots(clang::ASTContext &Ctx,
     const AtomicSite &S = Sites[I];
     std::string Slot;
     if (S.Channel) {
-      L.Slots.push_back(channelRun(I, *S.Channel, ChannelTerms, Constant, Slot));
+      L.Slots.push_back(
+          channelRun(I, *S.Channel, ChannelTerms, Constant, Slot));
       ChannelTerms.push_back(L.Slots.back().Extent);
     } else {
       Slot = joinSum(ChannelTerms, Constant++, true);
       L.Slots.push_back({I, Slot, "", ""});
     }
     L.SlotTexts.push_back(std::move(Slot));
-    L.Presences.push_back(presenceOf(Ctx, Sites, G, L.Presences.size(), MayJump));
+    L.Presences.push_back(
+        presenceOf(Ctx, Sites, G, L.Presences.size(), MayJump));
   }
   L.Size = joinSum(ChannelTerms, Constant, false);
-  assert(L.Slots.size() == G.Sites.size() && L.SlotTexts.size() == G.Sites.size() &&
+  assert(L.Slots.size() == G.Sites.size() &&
+         L.SlotTexts.size() == G.Sites.size() &&
          "one slot run and one slot text per site");
   return L;
 }

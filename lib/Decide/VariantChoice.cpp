@@ -156,9 +156,9 @@ static void joinContinueParts(ASTContext &Ctx,
 /// Group \p G alone: its key (the loop-condition terms the flag removes may
 /// make it uniform) and whether it wants a butterfly; sets G.Why where the
 /// variant refuses it and \p D's note where it stays serial.
-static bool wantsButterfly(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
-                           SiteGroup &G, Variant V, KeyUniformity &Key,
-                           VariantDecision &D) {
+static bool wantsButterfly(ASTContext &Ctx,
+                           const std::vector<AtomicSite> &Sites, SiteGroup &G,
+                           Variant V, KeyUniformity &Key, VariantDecision &D) {
   UniformityAnalysis U(Ctx, G.Function);
   FlagPlan Alone;
   Reason AloneWhy = planActiveFlag(Ctx, Sites, G, U, Alone);

@@ -10,9 +10,9 @@
 #ifndef DISTWAR_EMIT_ADJACENTRUNS_H
 #define DISTWAR_EMIT_ADJACENTRUNS_H
 
-#include "Plan/SlotLayout.h"
 #include "Find/AtomicSites.h"
 #include "Group/Grouping.h"
+#include "Plan/SlotLayout.h"
 #include "clang/AST/ASTContext.h"
 #include <vector>
 

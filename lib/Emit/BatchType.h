@@ -3,8 +3,8 @@
 #ifndef DISTWAR_EMIT_BATCHTYPE_H
 #define DISTWAR_EMIT_BATCHTYPE_H
 
-#include "Plan/SlotLayout.h"
 #include "Group/Grouping.h"
+#include "Plan/SlotLayout.h"
 #include <string>
 
 namespace distwar {

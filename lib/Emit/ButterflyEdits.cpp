@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Emit/GroupEdits.h"
 #include "Analysis/AstQueries.h"
+#include "Emit/GroupEdits.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include <cassert>
@@ -77,7 +77,7 @@ void GroupEdits::writeButterfly(const GroupPlan &P) {
 /// loop, as the warp's version of the loop says (runStrips, around it).
 /// Returns what replaces the group's reduction: the lap's keep.
 std::string GroupEdits::writeStrip(const GroupPlan &P,
-                                  const std::string &BatchType) {
+                                   const std::string &BatchType) {
   const StripLoop &S = *P.Strip;
   const FlagPlan &F = P.Flags;
   std::string Suffix = std::to_string(P.Number);
@@ -136,15 +136,13 @@ void GroupEdits::writeBodyHead(const FlagPlan &F, const std::string &Live,
     std::string Cond;
     for (const Expr *T : F.KeptTerms)
       Cond += (Cond.empty() ? "" : " && ") + sourceText(T, Ctx);
-    Edits.replaceKeepingLines(
-        F.Cond->getBeginLoc(),
-        Lexer::getLocForEndOfToken(F.Cond->getEndLoc(), 0, SM,
-                                   Ctx.getLangOpts()),
-        Cond);
+    Edits.replaceKeepingLines(F.Cond->getBeginLoc(),
+                              Lexer::getLocForEndOfToken(F.Cond->getEndLoc(), 0,
+                                                         SM, Ctx.getLangOpts()),
+                              Cond);
   }
   for (const ContinueStmt *C : F.Continues)
-    Edits.replaceTokens(C->getBeginLoc(), C->getBeginLoc(),
-                        Live + " = false");
+    Edits.replaceTokens(C->getBeginLoc(), C->getBeginLoc(), Live + " = false");
   if (F.EarlyReturn)
     Edits.replaceKeepingLines(
         F.EarlyReturn->getBeginLoc(), Where.afterStatement(F.EarlyReturn),
@@ -158,8 +156,7 @@ void GroupEdits::writeBodyHead(const FlagPlan &F, const std::string &Live,
                     AnyGuard,
                 RankBatch);
     else if (!llvm::is_contained(F.Unguarded, S))
-      Edits.add(Where.afterStatement(S), 0, " if (" + Live + ") {",
-                RankBatch);
+      Edits.add(Where.afterStatement(S), 0, " if (" + Live + ") {", RankBatch);
   }
 }
 
@@ -180,8 +177,8 @@ std::string GroupEdits::hoistedDeclarations(const FlagPlan &F) {
   }
   for (const DeclStmt *DS : F.HoistedWhole) {
     const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange Range = CharSourceRange::getTokenRange(
-        DS->getBeginLoc(), DS->getEndLoc());
+    CharSourceRange Range =
+        CharSourceRange::getTokenRange(DS->getBeginLoc(), DS->getEndLoc());
     Text += " " + Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
     Edits.replaceKeepingLines(
         DS->getBeginLoc(),
@@ -216,7 +213,7 @@ void GroupEdits::writeKeyCapture(const GroupPlan &P, const ButterflyNames &N) {
 
 /// ` distwar_keyK = <the group's key>;`
 std::string GroupEdits::keyCapture(const GroupPlan &P,
-                                  const ButterflyNames &N) const {
+                                   const ButterflyNames &N) const {
   if (N.Key.empty()) // a strip's reduction takes no key
     return "";
   return " " + N.Key + " = " + Sites[P.Group->Sites.front()].KeyText + ";";

@@ -25,9 +25,9 @@
 #ifndef DISTWAR_EMIT_CHANNELVERSIONS_H
 #define DISTWAR_EMIT_CHANNELVERSIONS_H
 
-#include "Group/EditPoints.h"
 #include "Emit/EditList.h"
 #include "Find/AtomicSites.h"
+#include "Group/EditPoints.h"
 #include <vector>
 
 namespace distwar {

@@ -4,8 +4,9 @@
 // tooling::Replacements per edited file: insertions that share an offset are
 // merged in rank order, and an insertion in front of a preprocessor directive
 // goes on a line of its own (in the compact form with a #line that gives the
-// directive its number back; the formatted form places its own). An edit that would land in a macro body or a file that may not be
-// edited is not made; the whole rewrite is then refused.
+// directive its number back; the formatted form places its own). An edit that
+// would land in a macro body or a file that may not be edited is not made; the
+// whole rewrite is then refused.
 //
 //===----------------------------------------------------------------------===//
 

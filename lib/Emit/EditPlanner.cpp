@@ -34,8 +34,8 @@ std::string GroupEdits::tableOf(FileID File) const {
 }
 
 std::string GroupEdits::threshold(unsigned TableIndex) const {
-  return "DISTWAR_SITE_THRESHOLD(" + Table + ", " +
-         std::to_string(TableIndex) + ")";
+  return "DISTWAR_SITE_THRESHOLD(" + Table + ", " + std::to_string(TableIndex) +
+         ")";
 }
 
 std::string GroupEdits::batchTypeOf(const GroupPlan &P, bool Deferred) const {
@@ -99,8 +99,7 @@ void GroupEdits::writeSerial(const GroupPlan &P, const std::string &Batch) {
   if (P.Joint != JointRole::Alone) {
     std::string Part = "::distwar::serialPart(" + Arguments + ")";
     if (P.Joint == JointRole::First) {
-      Edits.add(End, 0, " ::distwar::reduceSerialTogether(" + Part,
-                endRank(G));
+      Edits.add(End, 0, " ::distwar::reduceSerialTogether(" + Part, endRank(G));
       Edits.add(End, 0, ");", RankJointClose);
     } else {
       Edits.add(End, 0, ", " + Part, endRank(G));
@@ -162,8 +161,8 @@ void GroupEdits::braceBody(const Stmt *Scope) {
 void GroupEdits::writeBlockScopes() {
   for (auto &[Kernel, Scope] : BlockScopes) {
     const auto *Body = cast<CompoundStmt>(Kernel->getBody());
-    Edits.add(Body->getLBracLoc().getLocWithOffset(1), 0,
-              Scope.Head + " [&] {", RankPrologue);
+    Edits.add(Body->getLBracLoc().getLocWithOffset(1), 0, Scope.Head + " [&] {",
+              RankPrologue);
     Edits.add(Body->getRBracLoc(), 0, "}();" + Scope.Tail + " ", RankReduce);
   }
 }
@@ -242,8 +241,7 @@ void GroupEdits::prologue(FileID File, llvm::ArrayRef<std::string> SiteNames,
   }
   Text += Edits.lineDirective(File, 1) + "\n";
   // A UTF-8 byte-order mark stays the file's first bytes.
-  unsigned Start =
-      SM.getBufferData(File).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  unsigned Start = SM.getBufferData(File).starts_with("\xEF\xBB\xBF") ? 3 : 0;
   Edits.add(SM.getLocForStartOfFile(File).getLocWithOffset(Start), 0, Text,
             RankPrologue);
 }

@@ -27,11 +27,12 @@ struct PlannedEdits {
 
 /// The edits of \p Plan: of its batched groups, or of its floor sites; an
 /// error when they cannot be combined (an internal error).
-llvm::Expected<PlannedEdits>
-planEdits(clang::ASTContext &Ctx,
-          const std::vector<AtomicSite> &Sites, const RewritePlan &Plan,
-          llvm::StringRef FilePath, const EditableHeaders *Headers = nullptr,
-          const OutputLayout &Layout = {});
+llvm::Expected<PlannedEdits> planEdits(clang::ASTContext &Ctx,
+                                       const std::vector<AtomicSite> &Sites,
+                                       const RewritePlan &Plan,
+                                       llvm::StringRef FilePath,
+                                       const EditableHeaders *Headers = nullptr,
+                                       const OutputLayout &Layout = {});
 
 } // namespace distwar
 

@@ -22,11 +22,10 @@ struct OutputText {
 
 /// \p Original (named \p FilePath) with \p Edits applied and laid out as
 /// \p Layout says.
-llvm::Expected<OutputText> layOutEdits(llvm::StringRef FilePath,
-                                       llvm::StringRef Original,
-                                       const clang::tooling::Replacements &Edits,
-                                       const OutputLayout &Layout,
-                                       PresumedLineFn Presumed);
+llvm::Expected<OutputText>
+layOutEdits(llvm::StringRef FilePath, llvm::StringRef Original,
+            const clang::tooling::Replacements &Edits,
+            const OutputLayout &Layout, PresumedLineFn Presumed);
 
 } // namespace distwar
 

@@ -1,6 +1,7 @@
 //===- CudaArgs.cpp - Clang front-end flags for CUDA device parsing -------===//
 
 #include "distwar-rewrite/CudaArgs.h"
+#include "Parse/FrontEndFiles.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,9 +1,11 @@
 //===- ParsedFile.cpp - one device-only parse of one file -----------------===//
 
 #include "Parse/ParsedFile.h"
+#include "Parse/FrontEndFiles.h"
 #include "Parse/HoistedHeaders.h"
 #include "Parse/NvccSpelling.h"
 #include "Parse/ParseFailure.h"
+#include "Parse/PrecompiledHeaders.h"
 #include "Parse/SourcePaths.h"
 #include "distwar-rewrite/CudaArgs.h"
 #include "distwar-rewrite/HeaderFilter.h"
@@ -65,7 +67,8 @@ std::vector<std::string> readFiles(const DependencyCollector &Deps,
 /// Records the spelling of each resolved #include.
 class InclusionRecorder : public PPCallbacks {
 public:
-  InclusionRecorder(const SourceManager &SM, std::vector<ParsedFile::ResolvedInclusion> &Out)
+  InclusionRecorder(const SourceManager &SM,
+                    std::vector<ParsedFile::ResolvedInclusion> &Out)
       : SM(SM), Out(Out) {}
   void InclusionDirective(SourceLocation Hash, const Token &,
                           StringRef FileName, bool IsAngled, CharSourceRange,

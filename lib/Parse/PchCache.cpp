@@ -1,7 +1,9 @@
 //===- PchCache.cpp - precompiled CUDA headers, kept across runs ----------===//
 
 #include "distwar-rewrite/PchCache.h"
+#include "Parse/FrontEndFiles.h"
 #include "Parse/HoistedHeaders.h"
+#include "Parse/PrecompiledHeaders.h"
 #include "distwar-rewrite/CudaArgs.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"

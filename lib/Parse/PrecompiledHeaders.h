@@ -1,0 +1,51 @@
+//===- PrecompiledHeaders.h - CUDA headers parsed once ---------*- C++ -*-===//
+//
+// The entries of the cache that distwar-rewrite/PchCache.h names: one
+// precompiled header per front-end command line and set of hoisted CUDA
+// headers. Defined in PchCache.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_PARSE_PRECOMPILEDHEADERS_H
+#define DISTWAR_PARSE_PRECOMPILEDHEADERS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace clang {
+class CompilerInvocation;
+}
+
+namespace distwar {
+
+struct PrecompiledHeader {
+  std::string Path;
+  /// What the hoisted headers (HoistedHeaders.h) spell; null without any.
+  std::shared_ptr<const llvm::StringSet<>> Names;
+};
+
+/// Points \p Inv at the precompiled header of its leading includes and of
+/// \p Hoisted (CUDA headers the main file includes; their text,
+/// hoistedIncludeText, must be \p FS's frontEndHoistedMain()), from
+/// \p CacheDir, building it first when the cache has none that is valid.
+/// Returns it, or nullopt (and \p Inv is unchanged) when none can be used:
+/// no such includes, an unsafe or unwritable directory, a failed build.
+/// \p CC1Args are the invocation's arguments (the cache key), \p FS the
+/// file system the parse reads.
+std::optional<PrecompiledHeader>
+usePrecompiledHeader(llvm::StringRef CacheDir, clang::CompilerInvocation &Inv,
+                     llvm::ArrayRef<std::string> CC1Args,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     llvm::ArrayRef<std::string> Hoisted);
+
+/// Removes a cache entry that failed to load.
+void discardPrecompiledHeader(llvm::StringRef Path);
+
+} // namespace distwar
+
+#endif
