@@ -1,4 +1,5 @@
-//===- GroupPlansTest.cpp - every decision of a file, as one plan ----------===//
+//===- GroupPlansTest.cpp - every decision of a file, as one plan
+//----------===//
 //
 // The plan Decide hands Emit: batched groups named in text order, serial
 // groups of one key sharing a match, the block strategy only where it is

@@ -1,12 +1,13 @@
-//===- EditPlannerTest.cpp - text edits for planned groups -----------------===//
+//===- EditPlannerTest.cpp - text edits for planned groups
+//-----------------===//
 //
 // Emit writes what a plan says and decides nothing: the same group written
 // from plans that differ in one field gets that field's text.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Decide/GroupPlans.h"
 #include "Emit/EditPlanner.h"
+#include "Decide/GroupPlans.h"
 #include "TestAST.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "gtest/gtest.h"
@@ -30,8 +31,8 @@ const char *const kSerialKernel = R"cu(
 RewritePlan serialPlan(Parsed &P) {
   std::vector<VariantDecision> Decisions =
       chooseVariants(P.context(), P.Sites, P.Groups, Variant::Serial);
-  return planRewrite(P.context(), P.Sites, P.Groups, Variant::Serial,
-                     Decisions, /*Headers=*/nullptr, false);
+  return planRewrite(P.context(), P.Sites, P.Groups, Variant::Serial, Decisions,
+                     /*Headers=*/nullptr, false);
 }
 
 /// The main file's text with \p Plan's edits applied (compact layout).
