@@ -18,6 +18,45 @@ namespace distwar {
   return Out;
 }
 
+/// Whether every line break of \p Text is CRLF.
+static bool breaksLinesWithCrlf(llvm::StringRef Text) {
+  size_t Breaks = Text.count('\n');
+  return Breaks > 0 && Text.count("\r\n") == Breaks;
+}
+
+/// \p Edits with every line break they insert written as CRLF, as the
+/// file's own are: one that is already CRLF, in the text or with the
+/// file's `\r` just before it, stays as it is.
+static tooling::Replacements withCrlf(llvm::StringRef Original,
+                                      const tooling::Replacements &Edits) {
+  tooling::Replacements Out;
+  for (const tooling::Replacement &R : Edits) {
+    llvm::StringRef T = R.getReplacementText();
+    std::string Text;
+    for (size_t I = 0; I < T.size(); ++I) {
+      bool AfterCr = I > 0 ? T[I - 1] == '\r'
+                           : R.getOffset() > 0 &&
+                                 Original[R.getOffset() - 1] == '\r';
+      if (T[I] == '\n' && !AfterCr)
+        Text += '\r';
+      Text += T[I];
+    }
+    llvm::cantFail(Out.add(tooling::Replacement(
+        R.getFilePath(), R.getOffset(), R.getLength(), Text)));
+  }
+  return Out;
+}
+
+/// \p Out, its line breaks those of \p Original where the file breaks
+/// every line with CRLF.
+static OutputText matchLineBreaks(llvm::StringRef Original, OutputText Out) {
+  if (!breaksLinesWithCrlf(Original))
+    return Out;
+  Out.Edits = withCrlf(Original, Out.Edits);
+  Out.Text = llvm::cantFail(tooling::applyAllReplacements(Original, Out.Edits));
+  return Out;
+}
+
 llvm::Expected<OutputText> layOutEdits(llvm::StringRef FilePath,
                                        llvm::StringRef Original,
                                        const tooling::Replacements &Edits,
@@ -28,7 +67,7 @@ llvm::Expected<OutputText> layOutEdits(llvm::StringRef FilePath,
   if (!Compact)
     return Compact.takeError();
   if (Layout.compact() || Edits.empty())
-    return OutputText{std::move(*Compact), Edits};
+    return matchLineBreaks(Original, OutputText{std::move(*Compact), Edits});
 
   // Each range reaches one character past the inserted text, so that a line
   // the insertion ends before (after a pragma it put on a line of its own)
@@ -51,7 +90,7 @@ llvm::Expected<OutputText> layOutEdits(llvm::StringRef FilePath,
   OutputText Out;
   Out.Text = llvm::cantFail(tooling::applyAllReplacements(Formatted, Directives));
   Out.Edits = Edits.merge(*Format).merge(Directives);
-  return Out;
+  return matchLineBreaks(Original, std::move(Out));
 }
 
 } // namespace distwar
