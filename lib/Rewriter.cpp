@@ -15,6 +15,7 @@
 #include "Find/OptOut.h"
 #include "Group/ContinueSplit.h"
 #include "Group/Grouping.h"
+#include "Parse/HeaderCopies.h"
 #include "Parse/ParsedFile.h"
 #include "Parse/SourcePaths.h"
 #include "clang/Lex/Lexer.h"
@@ -131,11 +132,15 @@ static FileReport buildReport(llvm::StringRef FilePath,
 }
 
 /// Decides, per included file, whether its device functions may be edited,
-/// and remembers the ones that may.
+/// and remembers the ones that may, each with the path its copy takes
+/// (HeaderCopies.h).
 class HeaderPolicyTable {
 public:
-  HeaderPolicyTable(const SourceManager &SM, const HeaderFilter *Filter)
+  HeaderPolicyTable(const SourceManager &SM, const HeaderFilter *Filter,
+                    llvm::ArrayRef<ParsedFile::ResolvedInclusion> Inclusions)
       : SM(SM), Filter(Filter) {
+    if (Filter)
+      Copies.emplace(*Filter, Inclusions);
     for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
       const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
       if (E.isFile())
@@ -158,7 +163,7 @@ private:
     if (!FE || !Filter)
       return Reason::HeaderNotEditable;
     std::optional<std::string> Rel =
-        Filter->relativePath(absoluteFilePath(SM, File));
+        Copies->pathOf(&FE->getFileEntry(), absoluteFilePath(SM, File));
     if (!Rel)
       return Reason::HeaderNotEditable;
     if (Entered[&FE->getFileEntry()] > 1)
@@ -171,6 +176,7 @@ private:
 
   const SourceManager &SM;
   const HeaderFilter *Filter;
+  std::optional<HeaderCopies> Copies;
   llvm::DenseMap<const FileEntry *, unsigned> Entered;
   std::map<FileID, Reason> Decided;
 };
@@ -178,9 +184,9 @@ private:
 /// Every other allowed file the parse read, as it is.
 static void
 addUneditedHeaders(const SourceManager &SM, const HeaderFilter &Filter,
-                   const std::function<llvm::StringRef(FileID)> &OriginalText,
-                   std::vector<HeaderOutput> &Out) {
+                   const ParsedFile &P, std::vector<HeaderOutput> &Out) {
   llvm::DenseSet<const FileEntry *> Seen;
+  HeaderCopies Copies(Filter, P.Inclusions);
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
     if (!E.isFile())
@@ -196,13 +202,13 @@ addUneditedHeaders(const SourceManager &SM, const HeaderFilter &Filter,
     if (llvm::any_of(Out,
                      [&](const HeaderOutput &H) { return H.Path == Path; }))
       continue;
-    std::optional<std::string> Rel = Filter.relativePath(Path);
+    std::optional<std::string> Rel = Copies.pathOf(&FE->getFileEntry(), Path);
     if (!Rel || !C.getBufferOrNone(SM.getDiagnostics(), SM.getFileManager()))
       continue;
     HeaderOutput H;
     H.Path = Path;
     H.RelativePath = *Rel;
-    H.Output = OriginalText(SM.translateFile(*FE)).str();
+    H.Output = P.OriginalText(SM.translateFile(*FE)).str();
     Out.push_back(std::move(H));
   }
 }
@@ -289,7 +295,7 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   ASTContext &Ctx = P.Ctx;
   EffectsScope Effects;
   const SourceManager &SM = Ctx.getSourceManager();
-  HeaderPolicyTable Policy(SM, Headers);
+  HeaderPolicyTable Policy(SM, Headers, P.Inclusions);
   std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);
   resolveMacroSites(Ctx, P.Tokens, Sites);
   markAlreadyReduced(Sites);
@@ -332,7 +338,7 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
     Result.Headers.push_back(std::move(*H)); // FileIDs grow in entry order
   }
   if (Headers && !Result.Headers.empty())
-    addUneditedHeaders(SM, *Headers, P.OriginalText, Result.Headers);
+    addUneditedHeaders(SM, *Headers, P, Result.Headers);
   Result.Report = buildReport(FilePath, Sites, Plan, !Edits->Edits.empty());
   for (const HeaderOutput &H : Result.Headers)
     if (H.Edited)

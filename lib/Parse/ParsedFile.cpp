@@ -82,7 +82,8 @@ public:
     Inclusion Spelling{FileName.str(), Includer,
                        !IsAngled && llvm::sys::path::parent_path(Includer) ==
                                         absolutePath(SearchPath)};
-    Out.push_back({std::move(Spelling), &File->getFileEntry()});
+    Out.push_back(
+        {std::move(Spelling), &File->getFileEntry(), &From->getFileEntry()});
   }
 
 private:

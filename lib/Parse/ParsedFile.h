@@ -39,6 +39,7 @@ struct ParsedFile {
   struct ResolvedInclusion {
     Inclusion Spelling;
     const clang::FileEntry *File = nullptr;
+    const clang::FileEntry *IncluderFile = nullptr;
   };
   std::vector<ResolvedInclusion> Inclusions;
   /// The user's bytes of \p File: the parse may read a file with
