@@ -9,6 +9,7 @@
 #include "Decide/EarlyReturn.h"
 #include "Decide/GroupSafety.h"
 #include "Decide/Hoisting.h"
+#include "Decide/LoopBodyShape.h"
 #include "Decide/Speculation.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -21,105 +22,6 @@ using namespace clang;
 namespace distwar {
 
 namespace {
-
-/// The statement of the loop body \p Body that holds the group's block
-/// \p Scope: between them only blocks and branches of ifs (nested ifs, else
-/// branches, else-if chains) may lie. The conditions stay where they are and
-/// are evaluated once, as before; only the group's atomics move, to just
-/// after the holder.
-Reason holderOfScope(const Stmt *Scope, const Stmt *Body, UniformityAnalysis &U,
-                     const Stmt *&Holder) {
-  const Stmt *Child = Scope;
-  for (const Stmt *P = U.parentOf(Scope); P; Child = P, P = U.parentOf(P)) {
-    if (P == Body) {
-      Holder = Child;
-      return Reason::None;
-    }
-    if (isa<CompoundStmt>(P))
-      continue;
-    const auto *If = dyn_cast<IfStmt>(P);
-    if (!If || (Child != If->getThen() && Child != If->getElse()))
-      return Reason::NotInLoop;
-    if (If->getInit() || If->getConditionVariable() || If->isConstexpr() ||
-        If->isConsteval())
-      return Reason::IfForm;
-    if (hasSideEffects(If->getCond()))
-      return Reason::ConditionSideEffects;
-  }
-  return Reason::NotInLoop;
-}
-
-/// The statements a lane that completes the group runs after it and before
-/// the end of its holder: the rest of each enclosing block up to the loop
-/// body (never the other branches of an if).
-void statementsAfterGroup(const SiteGroup &G, const Stmt *Body,
-                          UniformityAnalysis &U,
-                          llvm::SmallVectorImpl<const Stmt *> &After) {
-  const Stmt *Child = G.Last;
-  for (const Stmt *P = G.Scope; P && P != Body; Child = P, P = U.parentOf(P)) {
-    const auto *Block = dyn_cast<CompoundStmt>(P);
-    if (!Block)
-      continue;
-    bool Seen = false;
-    for (const Stmt *S : Block->body()) {
-      if (Seen)
-        After.push_back(S);
-      Seen = Seen || S == Child;
-    }
-  }
-}
-
-struct ExitScan {
-  Reason Why = Reason::None;
-  std::vector<const ContinueStmt *> Continues;
-};
-
-/// Exits of the iteration inside \p S: returns and gotos refuse; breaks of
-/// this loop refuse; continues of this loop are collected.
-void scanExits(const Stmt *S, ExitScan &Out) {
-  forEachLoopExit(S, [&](const LoopExit &E) {
-    switch (E.Kind) {
-    case ExitKind::Return:
-      Out.Why = Reason::ReturnInLoop;
-      break;
-    case ExitKind::Goto:
-    case ExitKind::Break:
-      Out.Why = Reason::BreakOrGoto;
-      break;
-    case ExitKind::Continue:
-      if (E.InSwitch)
-        Out.Why = Reason::UnconvertibleContinue;
-      else
-        Out.Continues.push_back(cast<ContinueStmt>(E.S));
-      break;
-    }
-    return Out.Why == Reason::None;
-  });
-}
-
-/// A continue that can become `live = false;`: between it and the body
-/// statement \p Top lie only if-branches and blocks in which it (or the
-/// statement holding it) comes last.
-bool convertible(const ContinueStmt *C, const Stmt *Top,
-                 UniformityAnalysis &U) {
-  const Stmt *Child = C;
-  for (const Stmt *P = U.parentOf(C); P; Child = P, P = U.parentOf(P)) {
-    if (Child == Top)
-      return true;
-    if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if (Child != If->getThen() && Child != If->getElse())
-        return false;
-      continue;
-    }
-    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
-      if (CS->body_empty() || CS->body_back() != Child)
-        return false;
-      continue;
-    }
-    return false;
-  }
-  return false;
-}
 
 /// The batch's key type as the batch declaration spells it.
 std::string keyTypeText(const AtomicSite &First, ASTContext &Ctx) {
@@ -281,7 +183,8 @@ private:
       size_t K = bodyStatementOf(C);
       if (K > HLast)
         continue; // after the reductions: stays a continue under the guard
-      if (llvm::is_contained(Holders, K) || !convertible(C, Stmts[K], U))
+      if (llvm::is_contained(Holders, K) ||
+          !isConvertibleContinue(C, Stmts[K], U))
         return Reason::UnconvertibleContinue;
       Plan.Continues.push_back(C);
       if (ContinueHolders.empty() || ContinueHolders.back() != K)

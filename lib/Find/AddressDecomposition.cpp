@@ -7,6 +7,7 @@
 #include "Analysis/RunTimeTrip.h"
 #include "Analysis/Uniformity.h"
 #include "Analysis/VarWrites.h"
+#include "Find/AddressParts.h"
 #include "Find/OpaqueKeys.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -15,42 +16,6 @@
 using namespace clang;
 
 namespace distwar {
-
-std::optional<ChannelLoop> matchChannelLoop(const ForStmt *F,
-                                            const Stmt *Parent, ASTContext &Ctx,
-                                            bool AllowRunTimeTrip) {
-  std::optional<CountingLoop> Counting = matchCountingLoop(F);
-  if (!Counting)
-    return std::nullopt;
-  ChannelLoop CL;
-  CL.Loop = F;
-  CL.Var = Counting->Var;
-  CL.Lower = Counting->Start;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), CL.Var))
-    return std::nullopt;
-  CL.Upper = Cond->getRHS();
-  const bool RunTime = !isCompileTimeConstant(CL.Upper, Ctx);
-  if (RunTime && !(AllowRunTimeTrip && isVersionableLoop(F, Parent, Ctx)))
-    return std::nullopt;
-  if (!isCompileTimeConstant(CL.Lower, Ctx) || firstLoopExit(F->getBody()) ||
-      findWrite(F->getBody(), CL.Var, false))
-    return std::nullopt;
-  CL.LowerText = sourceText(CL.Lower, Ctx);
-  CL.UpperText = sourceText(CL.Upper, Ctx);
-  if (CL.LowerText.empty() || CL.UpperText.empty())
-    return std::nullopt;
-  if (RunTime) {
-    CL.RunTimeUpperText = CL.UpperText;
-    CL.UpperText = kVersionTripName;
-  }
-  const auto *Zero = dyn_cast<IntegerLiteral>(CL.Lower->IgnoreParenImpCasts());
-  CL.LowerIsZero = Zero && Zero->getValue() == 0;
-  if (const auto *AS = dyn_cast_or_null<AttributedStmt>(Parent))
-    CL.HasUnrollPragma = llvm::any_of(
-        AS->getAttrs(), [](const Attr *A) { return isa<LoopHintAttr>(A); });
-  return CL;
-}
 
 namespace {
 
@@ -62,84 +27,6 @@ bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
     return false;
   uint64_t Bits = Ctx.getTypeSize(T);
   return Bits == 32 || Bits == 64;
-}
-
-/// The operands of \p E when it is a built-in `a + b` (in a template also an
-/// unresolved operator call that can only be the built-in one: torch's
-/// headers declare many operator+, which leaves `p + i` unresolved when p is
-/// a `T *`).
-std::optional<std::pair<const Expr *, const Expr *>>
-sumOperands(const Expr *E) {
-  if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_Add)
-    return std::make_pair(BO->getLHS(), BO->getRHS());
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-  if (!Op || Op->getOperator() != OO_Plus || Op->getNumArgs() != 2 ||
-      !isBuiltinOperatorCall(Op))
-    return std::nullopt;
-  return std::make_pair(Op->getArg(0), Op->getArg(1));
-}
-
-void flattenSum(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Terms) {
-  E = E->IgnoreParenImpCasts();
-  if (auto Operands = sumOperands(E)) {
-    flattenSum(Operands->first, Terms);
-    flattenSum(Operands->second, Terms);
-    return;
-  }
-  Terms.push_back(E);
-}
-
-/// The parts of an element's address: the pointer or array, the index (its
-/// terms when it is a sum) and the members selected in the element.
-struct AddressParts {
-  const Expr *Base = nullptr;
-  const Expr *Index = nullptr;
-  llvm::SmallVector<const Expr *, 4> IndexTerms;
-  std::string Member; ///< e.g. ".x", ".pos.y"
-};
-
-/// `&e.a.b`, `&(&e)->a` (macros taking a pointer write it that way), and
-/// their dependent forms: the member path, and e.
-const Expr *peelMembers(const Expr *E, std::string &Member) {
-  while (true) {
-    const auto *ME = dyn_cast<MemberExpr>(E);
-    const auto *ArrowOfAddr =
-        ME && ME->isArrow()
-            ? dyn_cast<UnaryOperator>(ME->getBase()->IgnoreParenImpCasts())
-            : nullptr;
-    if (ArrowOfAddr && ArrowOfAddr->getOpcode() == UO_AddrOf) {
-      Member = "." + ME->getMemberNameInfo().getAsString() + Member;
-      E = ArrowOfAddr->getSubExpr()->IgnoreParens();
-    } else if (ME && !ME->isArrow()) {
-      Member = "." + ME->getMemberNameInfo().getAsString() + Member;
-      E = ME->getBase()->IgnoreParenImpCasts();
-    } else if (const auto *DME = dyn_cast<CXXDependentScopeMemberExpr>(E);
-               DME && !DME->isArrow() && !DME->isImplicitAccess()) {
-      Member = "." + DME->getMember().getAsString() + Member;
-      E = DME->getBase()->IgnoreParenImpCasts();
-    } else {
-      return E;
-    }
-  }
-}
-
-/// `buf + key * K + c`, in any order: one pointer term, the rest the index
-/// (no base when two terms are pointers).
-void splitPointerSum(const Expr *Addr, AddressParts &Parts) {
-  llvm::SmallVector<const Expr *, 4> Terms;
-  flattenSum(Addr, Terms);
-  for (const Expr *T : Terms) {
-    QualType Ty = T->getType();
-    if (!Ty->isPointerType() && !Ty->isArrayType()) {
-      Parts.IndexTerms.push_back(T);
-    } else if (Parts.Base) {
-      Parts.Base = nullptr;
-      return;
-    } else {
-      Parts.Base = T;
-    }
-  }
 }
 
 class AddressDecomposer {

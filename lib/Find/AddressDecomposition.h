@@ -10,6 +10,7 @@
 #define DISTWAR_FIND_ADDRESSDECOMPOSITION_H
 
 #include "Find/AtomicSites.h"
+#include "Find/ChannelLoopMatch.h"
 #include "Find/UniformBuffers.h"
 
 namespace distwar {
@@ -21,16 +22,6 @@ namespace distwar {
 /// result is true.
 bool decomposeAddress(AtomicSite &Site, const clang::FunctionDecl *Function,
                       UniformBuffers &Buffers, clang::ASTContext &Ctx);
-
-/// Matches `for (ch = L; ch < U; ++ch)` with compile-time L and U and a body
-/// that neither leaves the loop nor writes ch; \p Parent is the loop's parent
-/// (an attributed statement holds its unroll pragma). With
-/// \p AllowRunTimeTrip, also a loop from 0 whose bound is a run-time value
-/// that versioning can read once before it (isVersionableLoop).
-std::optional<ChannelLoop> matchChannelLoop(const clang::ForStmt *F,
-                                            const clang::Stmt *Parent,
-                                            clang::ASTContext &Ctx,
-                                            bool AllowRunTimeTrip = false);
 
 } // namespace distwar
 

@@ -18,12 +18,12 @@ using namespace distwar::test;
 namespace {
 
 const char *const kSerialKernel = R"cu(
-  __global__ void k(const int *ids, float *g, int *hits, int n, float w) {
+  __global__ void k(const int2 *pairs, float3 *g, int *hits, int n) {
     for (int j = 0; j < n; ++j) {
-      const int id = ids[j * 32 + threadIdx.x % 32];
-      atomicAdd(&g[2 * id], w);
-      atomicAdd(&g[2 * id + 1], w);
-      atomicAdd(&hits[id], 1);
+      const int p = pairs[j * 32 + threadIdx.x % 32].x;
+      atomicAdd(&g[p].x, 1.f);
+      atomicAdd(&g[p].z, 0.5f);
+      atomicAdd(&hits[p], 1);
     }
   })cu";
 
