@@ -82,35 +82,78 @@ std::optional<bool> atomicKind(const FunctionDecl *FD,
   return FD->getName() == "atomicAdd";
 }
 
-/// atomicKind of the function \p Call calls; in a template, of every
-/// declaration the unresolved name may pick (all must agree).
-std::optional<bool> atomicKind(const CallExpr *Call, const SourceManager &SM) {
+/// What a call to an atomic's name calls.
+enum class CallKind {
+  None,         ///< no CUDA atomic
+  DeviceAdd,    ///< device-scope atomicAdd
+  OtherAtomic,  ///< another reported atomic
+  UserOverload, ///< in a template: a CUDA atomic or the program's overload
+};
+
+/// What \p Call calls; in a template, every declaration the unresolved name
+/// may pick: all CUDA's (of one kind), or some the program's own.
+CallKind callKind(const CallExpr *Call, const SourceManager &SM) {
+  auto Of = [](std::optional<bool> DeviceAdd) {
+    return !DeviceAdd   ? CallKind::None
+           : *DeviceAdd ? CallKind::DeviceAdd
+                        : CallKind::OtherAtomic;
+  };
   if (const FunctionDecl *FD = Call->getDirectCallee())
-    return atomicKind(FD, SM);
+    return Of(atomicKind(FD, SM));
   const auto *ULE =
       dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts());
   if (!ULE || ULE->getNumDecls() == 0)
-    return std::nullopt;
+    return CallKind::None;
   std::optional<bool> Kind;
+  bool Cuda = false, User = false;
   for (const NamedDecl *D : ULE->decls()) {
     const NamedDecl *Under = D->getUnderlyingDecl();
     const FunctionDecl *FD = dyn_cast<FunctionDecl>(Under);
     if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(Under))
       FD = FTD->getTemplatedDecl();
     std::optional<bool> This = atomicKind(FD, SM);
-    if (!This || (Kind && *Kind != *This))
-      return std::nullopt;
+    if (!This) {
+      User = true;
+      continue;
+    }
+    if (Kind && *Kind != *This)
+      return CallKind::None;
+    Cuda = true;
     Kind = This;
   }
-  return Kind;
+  if (Cuda && User)
+    return CallKind::UserOverload;
+  return User ? CallKind::None : Of(Kind);
+}
+
+/// The element type of `&a[i]` where only the size of array `a` depends on a
+/// template parameter (`__shared__ float acc[N]`): the expression is
+/// dependent, its element type is not. Null otherwise.
+const Type *knownElementOfDependentArray(const Expr *Addr,
+                                         const ASTContext &Ctx) {
+  const auto *UO = dyn_cast<UnaryOperator>(Addr->IgnoreParens());
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+  if (!ASE)
+    return nullptr;
+  const ArrayType *AT =
+      Ctx.getAsArrayType(ASE->getBase()->IgnoreParenImpCasts()->getType());
+  if (!AT || AT->getElementType()->isDependentType())
+    return nullptr;
+  return AT->getElementType().getTypePtr();
 }
 
 /// Element type as the batch can spell it, and whether it may be batched.
 std::pair<std::string, bool> elementType(const Expr *Addr,
                                          const ASTContext &Ctx) {
   QualType T = Addr->getType();
-  if (T->isDependentType() && !T->isPointerType())
-    return {"", false};
+  if (T->isDependentType() && !T->isPointerType()) {
+    const Type *Known = knownElementOfDependentArray(Addr, Ctx);
+    if (!Known)
+      return {"", false};
+    T = Ctx.getPointerType(QualType(Known, 0));
+  }
   if (!T->isPointerType())
     return {"", false};
   QualType Pointee = T->getPointeeType().getUnqualifiedType();
@@ -213,18 +256,18 @@ private:
     }
     if (const auto *Call = dyn_cast<CallExpr>(S);
         Call && Call->getNumArgs() == 2)
-      if (std::optional<bool> DeviceAdd = atomicKind(Call, SM))
-        record(Call, *DeviceAdd);
+      if (CallKind Kind = callKind(Call, SM); Kind != CallKind::None)
+        record(Call, Kind);
     Stack.push_back(S);
     for (const Stmt *Child : S->children())
       walk(Child);
     Stack.pop_back();
   }
 
-  void record(const CallExpr *Call, bool DeviceAdd) {
+  void record(const CallExpr *Call, CallKind Kind) {
     AtomicSite Site;
     Site.Call = Call;
-    Site.IsDeviceAdd = DeviceAdd;
+    Site.IsDeviceAdd = Kind == CallKind::DeviceAdd;
     Site.Function = Function;
     Site.FunctionName = Function->getQualifiedNameAsString();
     Site.Callee = calleeName(Call).str();
@@ -236,7 +279,9 @@ private:
     Site.TypeText = Type;
     bool TypeFromBuffer = decomposeAddress(Site, Function, Buffers, Ctx);
     TypeOk = TypeOk || TypeFromBuffer;
-    if (!Site.IsDeviceAdd)
+    if (Kind == CallKind::UserOverload)
+      Site.Why = Reason::UserOverload;
+    else if (!Site.IsDeviceAdd)
       Site.Why = Reason::UnsupportedAtomic;
     else if (Reason Use = resultUse(Call, Site.Ancestors); Use != Reason::None)
       Site.Why = Use;
@@ -281,7 +326,7 @@ private:
 } // namespace
 
 bool isDeviceAtomicAdd(const CallExpr *Call, const SourceManager &SM) {
-  return atomicKind(Call, SM).value_or(false);
+  return callKind(Call, SM) == CallKind::DeviceAdd;
 }
 
 std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx, HeaderPolicy Policy) {

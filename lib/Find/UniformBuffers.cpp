@@ -73,6 +73,10 @@ bool UniformBuffers::isUniform(const VarDecl *V, const FieldDecl *Field,
   }
   if (const auto *P = dyn_cast<ParmVarDecl>(V))
     return isUniformParameter(P, Field, NestedField, Function);
+  // A __shared__ array of the kernel is one per thread block, so one for
+  // every lane of a warp, and an array is never assigned.
+  if (V->isLocalVarDecl() && V->hasAttr<CUDASharedAttr>() && !Field)
+    return T->isArrayType();
   if (!V->hasGlobalStorage() || V->isLocalVarDecl() || V->isStaticDataMember())
     return false;
   return (T->isArrayType() && !Field) || T.isConstQualified() ||

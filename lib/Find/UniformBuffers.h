@@ -2,9 +2,9 @@
 //
 // A buffer is rebuilt from a key in another lane only when the pointer is the
 // same in every lane of the kernel: an unmodified parameter of the kernel (or
-// a pointer member of one held by value), or a namespace-scope array,
+// a pointer member of one held by value), a namespace-scope array,
 // constant, or pointer that no device function of the translation unit
-// writes.
+// writes, or a __shared__ array of the kernel (one per thread block).
 //
 //===----------------------------------------------------------------------===//
 

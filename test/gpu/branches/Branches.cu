@@ -45,6 +45,10 @@
 //     (DW0026 key-varies)
 //   laneKeysElse: else branch, lane-varying key, nullable field -> serial
 //     (DW0026 key-varies)
+//   sharedTables: adds to two __shared__ tables of the block (the same for
+//     every lane of a warp), one at the loop counter, one at a per-lane key,
+//     copied out after a barrier (decisions/shared-arrays.cu)
+//     -> butterfly-uniform, serial (DW0026 key-varies)
 //
 // (What the tool reported when this file was written; a build's reports are
 // build/test/gpu/branches/distwar_branches_<variant>.report.json.)
@@ -371,6 +375,32 @@ __global__ void laneKeysElse(float *ga, float *gb, float *gopt, float *out,
   out[tid] = acc;
 }
 
+// Adds to __shared__ tables, one per block: the loop counter's entry
+// (warp-uniform) and a per-lane entry; the tables are copied out with plain
+// stores after a barrier.
+__global__ void sharedTables(float *ga, float *gb, const float *x,
+                             const int *ids, int n) {
+  __shared__ float atCounter[KEYS];
+  __shared__ float atLane[KEYS];
+  for (int i = threadIdx.x; i < KEYS; i += blockDim.x) {
+    atCounter[i] = 0.f;
+    atLane[i] = 0.f;
+  }
+  __syncthreads();
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  const int mine = ids[tid] % KEYS;
+  for (int t = 0; t < n; ++t) {
+    const float v = x[tid * n + t];
+    atomicAdd(&atCounter[t], v);
+    atomicAdd(&atLane[mine], v * v);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < KEYS; i += blockDim.x) {
+    ga[blockIdx.x * KEYS + i] = atCounter[i];
+    gb[blockIdx.x * KEYS + i] = atLane[i];
+  }
+}
+
 void launch(dwb::Kernel which, const dwb::Args &a) {
   const dim3 grid(a.blocks), block(BLOCK);
   switch (which) {
@@ -416,6 +446,9 @@ void launch(dwb::Kernel which, const dwb::Args &a) {
     break;
   case dwb::k_laneKeysElse:
     laneKeysElse<<<grid, block>>>(a.ga, a.gb, a.gopt, a.out, a.x, a.thr, a.n);
+    break;
+  case dwb::k_sharedTables:
+    sharedTables<<<grid, block>>>(a.ga, a.gb, a.x, a.ids, a.n);
     break;
   case dwb::kKernelCount:
     break;

@@ -44,7 +44,8 @@ struct Args {
   X(split)                                                                     \
   X(counters)                                                                  \
   X(laneKeysContinue)                                                          \
-  X(laneKeysElse)
+  X(laneKeysElse)                                                              \
+  X(sharedTables)
 
 enum Kernel {
 #define DWB_ENUM(name) k_##name,

@@ -98,4 +98,36 @@ TEST(AtomicSites, TemplatesAreFoundOnceInTheirPattern) {
   EXPECT_EQ(P.Sites[0].TypeText, "T");
 }
 
+TEST(AtomicSites, ATemplateThatMayCallAUsersOverloadIsReported) {
+  // backward<Half> calls the program's atomicAdd, backward<float> CUDA's:
+  // both sites of the one pattern are reported, neither is a device add.
+  Parsed P = parse(R"cu(
+    struct Half { unsigned short bits; };
+    __device__ void atomicAdd(Half *p, Half v) {}
+    template <typename T> __global__ void backward(T *g, int i, T v) {
+      atomicAdd(&g[2 * i], v);
+      atomicAdd(&g[2 * i + 1], v);
+    }
+    template __global__ void backward<float>(float *, int, float);
+    template __global__ void backward<Half>(Half *, int, Half);)cu");
+  ASSERT_EQ(P.Sites.size(), 2u);
+  for (const AtomicSite &S : P.Sites) {
+    EXPECT_EQ(S.Why, Reason::UserOverload);
+    EXPECT_FALSE(S.IsDeviceAdd);
+  }
+}
+
+TEST(AtomicSites, OnlyTheSizeOfASharedArrayDependsOnTheTemplate) {
+  Parsed P = parse(R"cu(
+    template <int N> __global__ void k(const float *x, int n) {
+      __shared__ float acc[N];
+      for (int j = threadIdx.x; j < n; j += blockDim.x)
+        atomicAdd(&acc[0], x[j]);
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 1u);
+  EXPECT_EQ(P.Sites[0].TypeText, "float");
+  EXPECT_NE(P.Sites[0].Why, Reason::DependentElementType);
+  EXPECT_NE(P.Sites[0].Why, Reason::BufferNotUniform);
+}
+
 } // namespace

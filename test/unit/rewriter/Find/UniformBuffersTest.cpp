@@ -48,6 +48,23 @@ TEST(UniformBuffers, KernelParametersTheKernelNeverChanges) {
   EXPECT_FALSE(Buffers.isUniform(variable(Ctx, "moved"), nullptr, false, K));
 }
 
+TEST(UniformBuffers, SharedArraysOfTheKernelButNotSharedPointers) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g) {
+      __shared__ float table[32];
+      __shared__ float *chosen;
+      float local[4];
+      chosen = g;
+      table[0] = local[0] = *chosen;
+    })cu");
+  clang::ASTContext &Ctx = P.context();
+  UniformBuffers Buffers(Ctx);
+  const clang::FunctionDecl *K = function(Ctx, "k");
+  EXPECT_TRUE(Buffers.isUniform(variable(Ctx, "table"), nullptr, false, K));
+  EXPECT_FALSE(Buffers.isUniform(variable(Ctx, "chosen"), nullptr, false, K));
+  EXPECT_FALSE(Buffers.isUniform(variable(Ctx, "local"), nullptr, false, K));
+}
+
 TEST(UniformBuffers, PointerMembersOfByValueParameters) {
   Parsed P = parse(UniformBuffersCode);
   clang::ASTContext &Ctx = P.context();
