@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <iterator>
@@ -73,7 +74,9 @@ void launch(int times) {
 }
 
 std::vector<std::string> reportLines() {
-  const std::string path = ::testing::TempDir() + "distwar-registry.jsonl";
+  // One file per process: ctest runs the registry tests' processes at once.
+  const std::string path = ::testing::TempDir() + "distwar-registry-" +
+                           std::to_string(getpid()) + ".jsonl";
   EXPECT_EQ(distwar_write_report(path.c_str()), 0);
   std::ifstream in(path);
   std::vector<std::string> lines;
