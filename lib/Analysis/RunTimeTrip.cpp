@@ -2,11 +2,11 @@
 
 #include "Analysis/RunTimeTrip.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/AtomicCalls.h"
 #include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
-#include "Find/AtomicSites.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"

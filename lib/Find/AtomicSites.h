@@ -8,6 +8,7 @@
 #ifndef DISTWAR_FIND_ATOMICSITES_H
 #define DISTWAR_FIND_ATOMICSITES_H
 
+#include "Analysis/AtomicCalls.h"
 #include "distwar-rewrite/Diagnostics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -111,11 +112,6 @@ struct AtomicSite {
   /// Why this site can join no group (None when it can), and where.
   Verdict Why;
 };
-
-/// True when \p Call is a device-scope add of CUDA's own (or PyTorch's
-/// gpuAtomicAdd), not a user's function of the same name.
-bool isDeviceAtomicAdd(const clang::CallExpr *Call,
-                       const clang::SourceManager &SM);
 
 /// True when \p A is the `do { } while (0)` wrapper of the macro invocation
 /// that holds \p S, or that wrapper's body: a plain block for every analysis.

@@ -109,6 +109,32 @@ TEST(EditPlanner, AJointPlanWritesOneReductionOfTwoParts) {
   EXPECT_EQ(count(Out, "::distwar::reduceSerial("), 0u);
 }
 
+TEST(EditPlanner, AButterflyPlanWritesItsFlagAndReduction) {
+  // ButterflyEdits: the key captured and the reduction after the group; a
+  // uniform key (the loop counter) asked for the butterfly.
+  Parsed P = parse(R"cu(
+    __global__ void k(float2 *g, const float *__restrict__ x, int n) {
+      for (int j = 0; j < n; ++j) {
+        const float v = x[j];
+        if (v < 0.f)
+          continue;
+        atomicAdd(&g[j].x, v);
+        atomicAdd(&g[j].y, 2.f * v);
+      }
+    })cu");
+  std::vector<VariantDecision> Decisions =
+      chooseVariants(P.context(), P.Sites, P.Groups, Variant::Butterfly);
+  RewritePlan Plan =
+      planRewrite(P.context(), P.Sites, P.Groups, Variant::Butterfly,
+                  Decisions, /*Headers=*/nullptr, false);
+  ASSERT_EQ(Plan.Order.size(), 1u);
+  ASSERT_TRUE(Plan.Groups[0].butterfly());
+  std::string Out = written(P, Plan);
+  EXPECT_EQ(count(Out, "::distwar::reduceButterfly"), 1u) << Out;
+  EXPECT_EQ(count(Out, "distwar_active0 = false"), 1u) << Out;
+  EXPECT_EQ(count(Out, "continue"), 0u) << Out;
+}
+
 TEST(EditPlanner, FloorPlanRewritesItsSitesOnly) {
   Parsed P = parse(kSerialKernel);
   RewritePlan Plan;
