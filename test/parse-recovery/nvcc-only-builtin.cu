@@ -2,7 +2,8 @@
 // __nv_atomic_load_n): the function that uses it, with its atomics, and the
 // function that calls it are left as written (DW0059, the note at Clang's
 // error or at the call); the rest of the file is rewritten, the run exits 0,
-// and one warning names the first error.
+// and one warning names the first error. Running the tool again changes
+// nothing.
 // RUN: %distwar-rewrite --no-cuda-sdk %s -o %t.cu --report --report-file=%t.txt -- %shim 2> %t.err
 // RUN: %FileCheck %s --check-prefix=WARN -DFILE=%s --implicit-check-not=error < %t.err
 // RUN: %FileCheck %s --check-prefix=REPORT -DFILE=%s < %t.txt
@@ -11,6 +12,10 @@
 // RUN: diff %t.kept %t.out
 // RUN: %FileCheck %s < %t.cu
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
+// The output is recognised as the tool's and left alone, as any other.
+// RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim > %t.twice.cu 2> %t.twice.err
+// RUN: diff %t.cu %t.twice.cu
+// RUN: %not grep warning %t.twice.err
 
 // WARN: distwar-rewrite: warning: [[FILE]]:[[#LOAD:@LINE+5]]:41: Clang cannot parse this: use of undeclared identifier '__NV_ATOMIC_RELAXED' (2 functions left as written, DW0059 parse-error-in-function)
 // WARN-NOT: warning
