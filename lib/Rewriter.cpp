@@ -17,6 +17,7 @@
 #include "Find/UnparsedFunctions.h"
 #include "Group/ContinueSplit.h"
 #include "Group/Grouping.h"
+#include "Parse/ParseFailure.h"
 #include "Parse/ParsedFile.h"
 #include "Parse/SourcePaths.h"
 #include "clang/Lex/Lexer.h"
@@ -355,8 +356,9 @@ static llvm::Error parseError(const ParsedFile &P, llvm::StringRef FilePath) {
 }
 
 /// A file in which Clang reported errors: rewritten but for the functions
-/// the errors make unparsed, with a warning naming the first error; the
-/// parse error itself when an error lies outside every function.
+/// the errors make unparsed, with a warning naming the first error (of this
+/// parse: P.DiagnosticText may name an earlier parse's); the parse error
+/// itself when an error lies outside every function.
 static llvm::Error rewriteAroundErrors(ParsedFile &P, llvm::StringRef FilePath,
                                        Variant V, const HeaderFilter *Headers,
                                        const OutputLayout &Layout,
@@ -374,10 +376,10 @@ static llvm::Error rewriteAroundErrors(ParsedFile &P, llvm::StringRef FilePath,
   unsigned N = Unparsed->userFunctions();
   Result.Report.UnparsedFunctionCount = N;
   const ReasonInfo &Info = reasonInfo(Reason::ParseErrorInFunction);
-  Result.Warning = llvm::StringRef(P.DiagnosticText).split('\n').first.str() +
-                   " (" + std::to_string(N) + " function" +
-                   (N == 1 ? "" : "s") + " left as written, " +
-                   Info.Code.str() + " " + Info.Name.str() + ")";
+  Result.Warning =
+      errorLine(&P.Ctx.getSourceManager(), First.Loc, First.Message, First.ID) +
+      " (" + std::to_string(N) + " function" + (N == 1 ? "" : "s") +
+      " left as written, " + Info.Code.str() + " " + Info.Name.str() + ")";
   return llvm::Error::success();
 }
 

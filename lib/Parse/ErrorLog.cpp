@@ -43,6 +43,7 @@ void ErrorLog::HandleDiagnostic(DiagnosticsEngine::Level Level,
   DiagnosticConsumer::HandleDiagnostic(Level, Info);
   if (Level >= DiagnosticsEngine::Error) {
     ClangError E;
+    E.ID = Info.getID();
     E.Loc = Info.getLocation();
     E.Fatal = Level == DiagnosticsEngine::Fatal;
     E.Syntax = Info.getID() < diag::DIAG_START_AST;

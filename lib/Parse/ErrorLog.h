@@ -22,6 +22,7 @@ namespace distwar {
 
 /// One error of a parse.
 struct ClangError {
+  unsigned ID = 0;           ///< Clang's diagnostic ID
   clang::SourceLocation Loc; ///< invalid when Clang named no place
   std::string Message;
   /// A fatal error (a missing #include, too many errors): the parse
