@@ -12,6 +12,13 @@
 // RUN: diff %t.kept %t.out
 // RUN: %FileCheck %s < %t.cu
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
+// The floor variant leaves them alone too.
+// RUN: %distwar-rewrite --no-cuda-sdk --variant=floor %s -o %t.floor.cu -- %shim 2> /dev/null
+// RUN: sed -n '/left as written: begin/,/left as written: end/p' %t.floor.cu > %t.floor.out
+// RUN: diff %t.kept %t.floor.out
+// RUN: grep -v "^ *//" %t.floor.cu | %FileCheck %s --check-prefix=FLOOR
+// FLOOR-COUNT-2: ::distwar::floorAdd<float>(
+// FLOOR-NOT: floorAdd
 
 // WARN: distwar-rewrite: warning: [[FILE]]:[[#BROKEN:@LINE+5]]:7: Clang cannot parse this: 'maybe_unused' attribute cannot be applied to a statement (4 functions left as written, DW0059 parse-error-in-function)
 
