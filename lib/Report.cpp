@@ -24,6 +24,14 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
       OS << (I ? ", " : "; headers rewritten: ") << F.EditedHeaders[I];
     writeReason(OS, F.FileReason);
     OS << "\n";
+    if (F.ParseError) {
+      const ReasonPlace &P = *F.ParseError;
+      const ReasonInfo &Info = reasonInfo(Reason::ParseErrorInFunction);
+      OS << "  " << (P.File.empty() ? F.File : P.File) << ":" << P.Line << ":"
+         << P.Column << ": Clang error: " << P.Text << "; "
+         << F.UnparsedFunctionCount << " function(s) left as written ("
+         << Info.Code << " " << Info.Name << ")\n";
+    }
     for (const SiteRecord &S : F.Sites) {
       OS << "  " << (S.File.empty() ? F.File : S.File) << ":" << S.Line << ":"
          << S.Column << ": " << S.Decision << " " << S.Callee << " in "
@@ -147,6 +155,16 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
                             {"sites", std::move(Sites)},
                             {"groups", std::move(Groups)}};
     addReason(File, F.FileReason);
+    if (F.ParseError) {
+      const ReasonPlace &P = *F.ParseError;
+      llvm::json::Object Error{{"line", P.Line},
+                               {"column", P.Column},
+                               {"message", P.Text},
+                               {"unparsed_functions", F.UnparsedFunctionCount}};
+      if (!P.File.empty())
+        Error["file"] = P.File;
+      File["parse_error"] = std::move(Error);
+    }
     JsonFiles.push_back(std::move(File));
   }
   std::string Out;

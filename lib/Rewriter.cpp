@@ -1,6 +1,7 @@
 //===- Rewriter.cpp - one file in, rewritten text and report out ----------===//
 
 #include "distwar-rewrite/Rewriter.h"
+#include "Analysis/AstQueries.h"
 #include "Analysis/Effects.h"
 #include "Decide/Editability.h"
 #include "Decide/GroupPlans.h"
@@ -13,9 +14,11 @@
 #include "Find/AtomicSites.h"
 #include "Find/MacroSites.h"
 #include "Find/OptOut.h"
+#include "Find/UnparsedFunctions.h"
 #include "Group/ContinueSplit.h"
 #include "Group/Grouping.h"
 #include "Parse/HeaderCopies.h"
+#include "Parse/ParseFailure.h"
 #include "Parse/ParsedFile.h"
 #include "Parse/SourcePaths.h"
 #include "clang/Lex/Lexer.h"
@@ -288,15 +291,18 @@ editedHeader(ParsedFile &P, const HeaderPolicyTable &Policy, FileID File,
 
 /// The pipeline on a parsed file: find the sites, group them, decide each
 /// group's plan, write its edits and apply them.
+/// \p Unparsed: the functions Clang could not parse, left as written (null
+/// when it parsed the whole file).
 static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
                                  Variant V, const HeaderFilter *Headers,
                                  const OutputLayout &Layout,
-                                 RewriteResult &Result) {
+                                 RewriteResult &Result,
+                                 const UnparsedFunctions *Unparsed = nullptr) {
   ASTContext &Ctx = P.Ctx;
   EffectsScope Effects;
   const SourceManager &SM = Ctx.getSourceManager();
   HeaderPolicyTable Policy(SM, Headers, P.Inclusions);
-  std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy);
+  std::vector<AtomicSite> Sites = findAtomicSites(Ctx, Policy, Unparsed);
   resolveMacroSites(Ctx, P.Tokens, Sites);
   markAlreadyReduced(Sites);
   markOptedOut(Ctx, Sites);
@@ -307,8 +313,9 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
     Decisions = chooseVariants(Ctx, Sites, Groups, V);
     checkEditability(Ctx, Sites, Groups, Decisions);
   }
-  const RewritePlan Plan = planRewrite(Ctx, Sites, Groups, V, Decisions,
-                                       &Policy.Editable, Layout.BlockStrategy);
+  const RewritePlan Plan =
+      planRewrite(Ctx, Sites, Groups, V, Decisions, &Policy.Editable,
+                  Layout.BlockStrategy, Unparsed);
   auto InternalError = [&](llvm::Error E) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -346,6 +353,42 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   return llvm::Error::success();
 }
 
+/// The parse error of \p P as the error rewriteSource returns.
+static llvm::Error parseError(const ParsedFile &P, llvm::StringRef FilePath) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 P.DiagnosticText.empty()
+                                     ? "cannot parse " + FilePath.str()
+                                     : P.DiagnosticText);
+}
+
+/// A file in which Clang reported errors: rewritten but for the functions
+/// the errors make unparsed, with a warning naming the first error (of this
+/// parse: P.DiagnosticText may name an earlier parse's); the parse error
+/// itself when an error lies outside every function.
+static llvm::Error rewriteAroundErrors(ParsedFile &P, llvm::StringRef FilePath,
+                                       Variant V, const HeaderFilter *Headers,
+                                       const OutputLayout &Layout,
+                                       RewriteResult &Result) {
+  std::optional<UnparsedFunctions> Unparsed =
+      UnparsedFunctions::find(P.Ctx, P.Errors);
+  if (!Unparsed)
+    return parseError(P, FilePath);
+  if (llvm::Error E =
+          rewriteParsed(P, FilePath, V, Headers, Layout, Result, &*Unparsed))
+    return E;
+  const ClangError &First = P.Errors.front();
+  Result.Report.ParseError =
+      placeAt(P.Ctx.getSourceManager(), First.Loc, First.Message);
+  unsigned N = Unparsed->userFunctions();
+  Result.Report.UnparsedFunctionCount = N;
+  const ReasonInfo &Info = reasonInfo(Reason::ParseErrorInFunction);
+  Result.Warning =
+      errorLine(&P.Ctx.getSourceManager(), First.Loc, First.Message, First.ID) +
+      " (" + std::to_string(N) + " function" + (N == 1 ? "" : "s") +
+      " left as written, " + Info.Code.str() + " " + Info.Name.str() + ")";
+  return llvm::Error::success();
+}
+
 llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
                                             llvm::StringRef Code,
                                             const FrontEnd &Front, Variant V,
@@ -372,10 +415,8 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
     if (Rewritten)
       reportOwnOutput(P, FilePath, Result);
     else if (P.HasErrors)
-      Failure.emplace(llvm::createStringError(
-          llvm::inconvertibleErrorCode(), P.DiagnosticText.empty()
-                                              ? "cannot parse " + FilePath.str()
-                                              : P.DiagnosticText));
+      Failure.emplace(
+          rewriteAroundErrors(P, FilePath, V, Headers, Layout, Result));
     else
       Failure.emplace(rewriteParsed(P, FilePath, V, Headers, Layout, Result));
   });

@@ -5,6 +5,7 @@
 
 #include "distwar-rewrite/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct FileReport {
   std::vector<std::string> EditedHeaders;
   std::vector<SiteRecord> Sites;
   std::vector<GroupRecord> Groups;
+  /// Set when Clang reported errors inside functions and the file was
+  /// rewritten around them: Clang's first error (its message as Text), and
+  /// how many functions outside system headers were left as written for
+  /// them (their sites say Reason::ParseErrorInFunction).
+  std::optional<ReasonPlace> ParseError;
+  unsigned UnparsedFunctionCount = 0;
 };
 
 /// Human-readable report, one line per site and per group (no places).

@@ -39,6 +39,10 @@ struct RewriteResult {
   FileReport Report;
   /// Every file the parse read, the main file first (for --depfile).
   std::vector<std::string> FilesRead;
+  /// One line for the user when part of the file is left as written because
+  /// Clang could not parse it (file:line:col of Clang's first error, what it
+  /// rejects, how many functions are left); empty otherwise.
+  std::string Warning;
 };
 
 /// True when \p Code is distwar-rewrite output (its prologue, batches or
@@ -49,8 +53,11 @@ bool looksRewritten(llvm::StringRef Code);
 /// CudaArgs.h) once, and rewrites it, and the device functions of the
 /// included files that \p Headers allows (none when null), laid out as
 /// \p Layout says. A file whose preprocessed tokens name nothing atomic is
-/// passed through unparsed (the same result). A parse error is returned as
-/// an error whose message is the tool's one line, then Clang's diagnostics.
+/// passed through unparsed (the same result). Where Clang reports errors
+/// inside functions, those functions and the ones that reach them are left
+/// as written, the rest rewritten, and RewriteResult::Warning says so; any
+/// other parse error (at file scope, fatal) is returned as an error whose
+/// message is the tool's one line, then Clang's diagnostics.
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
               const FrontEnd &Front, Variant V,

@@ -215,7 +215,8 @@ static bool floorEditable(const SourceManager &SM, const AtomicSite &S,
          S.Why != Reason::HeaderNotEditable &&
          S.Why != Reason::HeaderEnteredTwice &&
          S.Why != Reason::AlreadyRewritten && S.Why != Reason::OptedOut &&
-         !S.TypeText.empty() && S.TypeText.find('<') == std::string::npos &&
+         S.Why != Reason::ParseErrorInFunction && !S.TypeText.empty() &&
+         S.TypeText.find('<') == std::string::npos &&
          (S.Invocation ||
           (Callee->getBeginLoc().isFileID() && Callee->getEndLoc().isFileID()));
 }
@@ -223,9 +224,11 @@ static bool floorEditable(const SourceManager &SM, const AtomicSite &S,
 RewritePlan planRewrite(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                         const std::vector<SiteGroup> &Groups, Variant V,
                         const std::vector<VariantDecision> &Decisions,
-                        const EditableHeaders *Headers, bool BlockStrategy) {
+                        const EditableHeaders *Headers, bool BlockStrategy,
+                        const UnparsedFunctions *Unparsed) {
   const SourceManager &SM = Ctx.getSourceManager();
   RewritePlan Plan;
+  Plan.Unparsed = Unparsed;
   for (const SiteGroup &G : Groups) {
     GroupPlan P;
     P.Group = &G;

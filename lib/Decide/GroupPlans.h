@@ -20,11 +20,13 @@ namespace distwar {
 /// \p V; \p Headers: the editable headers and their relative paths (none
 /// when null); \p BlockStrategy: serial groups may take the block strategy.
 /// For the floor variant, the sites whose atomicAdd becomes floorAdd.
+/// \p Unparsed: the functions Clang could not parse, left as written.
 RewritePlan planRewrite(clang::ASTContext &Ctx,
                         const std::vector<AtomicSite> &Sites,
                         const std::vector<SiteGroup> &Groups, Variant V,
                         const std::vector<VariantDecision> &Decisions,
-                        const EditableHeaders *Headers, bool BlockStrategy);
+                        const EditableHeaders *Headers, bool BlockStrategy,
+                        const UnparsedFunctions *Unparsed = nullptr);
 
 } // namespace distwar
 

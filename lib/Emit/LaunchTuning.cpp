@@ -138,19 +138,25 @@ const Stmt *launchStatement(ASTContext &Ctx, const CUDAKernelCallExpr *K) {
   }
 }
 
-/// Whether \p S runs on the host: the function holding it (lambdas count as
-/// the function that holds them) is neither __device__ nor __global__.
-bool inHostCode(ASTContext &Ctx, const Stmt *S) {
+/// The function holding \p S (lambdas count as the function that holds
+/// them), or null.
+const FunctionDecl *holder(ASTContext &Ctx, const Stmt *S) {
   DynTypedNodeList Parents = Ctx.getParents(*S);
   while (!Parents.empty()) {
     if (const auto *FD = Parents[0].get<FunctionDecl>()) {
       const auto *Method = dyn_cast<CXXMethodDecl>(FD);
       if (!Method || !Method->getParent()->isLambda())
-        return !FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>();
+        return FD;
     }
     Parents = Ctx.getParents(Parents[0]);
   }
-  return false;
+  return nullptr;
+}
+
+/// Whether \p FD, a statement's holder, runs on the host: it is neither
+/// __device__ nor __global__.
+bool inHostCode(const FunctionDecl *FD) {
+  return FD && !FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>();
 }
 
 /// The text of the launch's stream argument ("0" when it has none), or
@@ -208,8 +214,10 @@ llvm::Expected<unsigned> planLaunchTuning(ASTContext &Ctx,
     if (Sites.empty())
       continue;
     const Stmt *S = launchStatement(Ctx, K);
-    if (!S || !inHostCode(Ctx, S) || !S->getBeginLoc().isFileID() ||
-        !S->getEndLoc().isFileID() ||
+    const FunctionDecl *Holder = S ? holder(Ctx, S) : nullptr;
+    if (!S || !inHostCode(Holder) ||
+        (Plan.Unparsed && Plan.Unparsed->verdict(Holder) != Reason::None) ||
+        !S->getBeginLoc().isFileID() || !S->getEndLoc().isFileID() ||
         SM.getFileID(S->getBeginLoc()) != SM.getMainFileID())
       continue;
     Launch &L = Launches[SM.getFileOffset(S->getBeginLoc())];

@@ -121,8 +121,9 @@ Reason resultUse(const CallExpr *Call, llvm::ArrayRef<const Stmt *> Ancestors) {
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
   SiteFinder(ASTContext &Ctx, std::vector<AtomicSite> &Sites,
-             HeaderPolicy Policy)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), Policy(Policy) {}
+             HeaderPolicy Policy, const UnparsedFunctions *Unparsed)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), Policy(Policy),
+        Unparsed(Unparsed) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     SourceLocation Where = SM.getExpansionLoc(FD->getLocation());
@@ -143,6 +144,7 @@ public:
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;
     Function = FD;
+    FunctionWhy = Unparsed ? Unparsed->verdict(FD) : Verdict();
     Stack.clear();
     walk(FD->getBody());
     return true;
@@ -184,6 +186,14 @@ private:
     Site.Ancestors.assign(Stack.rbegin(), Stack.rend());
     auto [Type, TypeOk] = elementType(Call->getArg(0), Ctx);
     Site.TypeText = Type;
+    if (!InMainFile)
+      Site.File = SM.getFilename(Loc).str();
+    if (FunctionWhy != Reason::None) {
+      Site.Why = !InMainFile && HeaderWhy != Reason::None ? Verdict(HeaderWhy)
+                                                          : FunctionWhy;
+      Sites.push_back(std::move(Site));
+      return;
+    }
     bool TypeFromBuffer = decomposeAddress(Site, Function, Buffers, Ctx);
     TypeOk = TypeOk || TypeFromBuffer;
     if (Kind == CallKind::UserOverload)
@@ -209,11 +219,8 @@ private:
                      Site.Why == Reason::AddressNotDecomposed ||
                      Site.Why == Reason::BufferNotUniform))
       Site.Why = Reason::InLambda;
-    if (!InMainFile) {
-      if (HeaderWhy != Reason::None)
-        Site.Why = HeaderWhy;
-      Site.File = SM.getFilename(Loc).str();
-    }
+    if (!InMainFile && HeaderWhy != Reason::None)
+      Site.Why = HeaderWhy;
     Sites.push_back(std::move(Site));
   }
 
@@ -228,13 +235,18 @@ private:
   UniformBuffers Buffers{Ctx};
   /// Why the current function's file may not be edited, or None.
   Reason HeaderWhy = Reason::None;
+  const UnparsedFunctions *Unparsed;
+  /// Why the current function is left as written (Clang could not parse
+  /// it), or None.
+  Verdict FunctionWhy;
 };
 
 } // namespace
 
-std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx, HeaderPolicy Policy) {
+std::vector<AtomicSite> findAtomicSites(ASTContext &Ctx, HeaderPolicy Policy,
+                                        const UnparsedFunctions *Unparsed) {
   std::vector<AtomicSite> Sites;
-  SiteFinder Finder(Ctx, Sites, Policy);
+  SiteFinder Finder(Ctx, Sites, Policy, Unparsed);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::stable_sort(Sites, [&](const AtomicSite &A, const AtomicSite &B) {

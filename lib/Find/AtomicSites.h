@@ -9,6 +9,7 @@
 #define DISTWAR_FIND_ATOMICSITES_H
 
 #include "Analysis/AtomicCalls.h"
+#include "Find/UnparsedFunctions.h"
 #include "distwar-rewrite/Diagnostics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -124,9 +125,12 @@ using HeaderPolicy = llvm::function_ref<Reason(clang::FileID File)>;
 /// Every site of device functions spelled in the main file or in a user's
 /// header, in source order. Sites in a header get its name in File and, unless
 /// \p Policy allows the header (no policy: none is allowed), its reason.
+/// Sites of the functions in \p Unparsed get their reason, and nothing else
+/// is read of them (the AST may hold what Clang could not build).
 /// Implicit template instantiations are skipped: the pattern is analysed.
-std::vector<AtomicSite> findAtomicSites(clang::ASTContext &Ctx,
-                                        HeaderPolicy Policy = nullptr);
+std::vector<AtomicSite>
+findAtomicSites(clang::ASTContext &Ctx, HeaderPolicy Policy = nullptr,
+                const UnparsedFunctions *Unparsed = nullptr);
 
 /// The trip count of \p CL when its bounds are integer constants here (not
 /// value-dependent), else nullopt.

@@ -25,14 +25,23 @@ void ParseFailure::BeginSourceFile(const LangOptions &LangOpts,
 
 void ParseFailure::EndSourceFile() { Printer->EndSourceFile(); }
 
-static std::string where(const Diagnostic &Info) {
-  if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
+static std::string where(const SourceManager *SM, SourceLocation Loc) {
+  if (!SM || Loc.isInvalid())
     return "";
-  PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+  PresumedLoc P = SM->getPresumedLoc(Loc);
   if (P.isInvalid())
     return "";
   return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
          ":" + std::to_string(P.getColumn()) + ": ";
+}
+
+std::string errorLine(const SourceManager *SM, SourceLocation Loc,
+                      llvm::StringRef Message, unsigned DiagID) {
+  std::string Line =
+      where(SM, Loc) + "Clang cannot parse this: " + Message.str();
+  if (llvm::StringRef Hint = nvccDifferenceHint(DiagID); !Hint.empty())
+    Line += "; " + Hint.str();
+  return Line;
 }
 
 void ParseFailure::HandleDiagnostic(DiagnosticsEngine::Level Level,
@@ -47,9 +56,9 @@ void ParseFailure::HandleDiagnostic(DiagnosticsEngine::Level Level,
       FirstID = ID;
       llvm::SmallString<128> Message;
       Info.FormatDiagnostic(Message);
-      First = where(Info) + "Clang cannot parse this: " + Message.str().str();
-      if (llvm::StringRef Hint = nvccDifferenceHint(ID); !Hint.empty())
-        First += "; " + Hint.str();
+      First = errorLine(Info.hasSourceManager() ? &Info.getSourceManager()
+                                                : nullptr,
+                        Info.getLocation(), Message, ID);
     }
     PrintingNotes = ++Errors <= ShownErrors;
   }

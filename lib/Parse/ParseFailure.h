@@ -58,6 +58,12 @@ private:
 /// nvcc accepts, or "" when the error is a plain one.
 llvm::StringRef nvccDifferenceHint(unsigned DiagID);
 
+/// The tool's line for Clang error \p DiagID saying \p Message at \p Loc
+/// (of \p SM; no place without one): `file:line:col: Clang cannot parse
+/// this: <message>[; <what to do>]`.
+std::string errorLine(const clang::SourceManager *SM, clang::SourceLocation Loc,
+                      llvm::StringRef Message, unsigned DiagID);
+
 } // namespace distwar
 
 #endif

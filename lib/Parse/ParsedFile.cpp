@@ -162,10 +162,12 @@ private:
 class ParseAction : public ASTFrontendAction {
 public:
   ParseAction(llvm::function_ref<void(ParsedFile &)> Body,
-              const ParseFailure &Failure, const NvccSpellingFileSystem &FS,
+              const ParseFailure &Failure, const ErrorLog &Log,
+              const NvccSpellingFileSystem &FS,
               const PrecompiledHeader *Pch = nullptr,
               llvm::ArrayRef<std::string> Hoisted = {})
-      : Body(Body), Failure(Failure), FS(FS), Pch(Pch), Hoisted(Hoisted) {}
+      : Body(Body), Failure(Failure), Log(Log), FS(FS), Pch(Pch),
+        Hoisted(Hoisted) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
@@ -207,6 +209,7 @@ public:
     ParsedFile File{CI.getASTContext(), Tokens};
     File.HasErrors = CI.getDiagnostics().hasErrorOccurred();
     File.DiagnosticText = Failure.text();
+    File.Errors.assign(Log.errors().begin(), Log.errors().end());
     File.FilesRead = readFiles(*Deps, getCurrentFile());
     File.Inclusions = std::move(Inclusions);
     const SourceManager &SM = CI.getSourceManager();
@@ -229,6 +232,7 @@ public:
 private:
   llvm::function_ref<void(ParsedFile &)> Body;
   const ParseFailure &Failure;
+  const ErrorLog &Log;
   const NvccSpellingFileSystem &FS;
   const PrecompiledHeader *Pch;
   llvm::ArrayRef<std::string> Hoisted;
@@ -307,8 +311,10 @@ static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
     if (!Failed)
       Body(P);
   };
-  ParseAction Action(BodyUnlessFailed, Failure, *FS.Spelling, &*Pch, Hoisted);
-  runAction(Copy, FS.Spelling, Action, Failure);
+  ErrorLog Log(Failure);
+  ParseAction Action(BodyUnlessFailed, Failure, Log, *FS.Spelling, &*Pch,
+                     Hoisted);
+  runAction(Copy, FS.Spelling, Action, Log);
   if (Action.Ran && !Failed)
     return Cached::Done;
   if (Failure.fromPrecompiledHeader())
@@ -355,8 +361,9 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
     if (!RetryConstants)
       Body(P);
   };
-  ParseAction Action(BodyOrRetry, Failure, *FS.Spelling);
-  runAction(Inv, FS.Spelling, Action, Failure);
+  ErrorLog Log(Failure);
+  ParseAction Action(BodyOrRetry, Failure, Log, *FS.Spelling);
+  runAction(Inv, FS.Spelling, Action, Log);
   if (RetryConstants) {
     auto Retry = std::make_shared<CompilerInvocation>(*Inv);
     Retry->getLangOpts().EnableNewConstInterp = true;
@@ -366,8 +373,9 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
         P.DiagnosticText = Failure.text();
       Body(P);
     };
-    ParseAction Again(BodyFirstMessage, RetryFailure, *FS.Spelling);
-    runAction(Retry, FS.Spelling, Again, RetryFailure);
+    ErrorLog RetryLog(RetryFailure);
+    ParseAction Again(BodyFirstMessage, RetryFailure, RetryLog, *FS.Spelling);
+    runAction(Retry, FS.Spelling, Again, RetryLog);
     if (Again.Ran)
       return llvm::Error::success();
   }

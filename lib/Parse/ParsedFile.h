@@ -12,6 +12,7 @@
 #ifndef DISTWAR_PARSE_PARSEDFILE_H
 #define DISTWAR_PARSE_PARSEDFILE_H
 
+#include "Parse/ErrorLog.h"
 #include "distwar-rewrite/FrontEnd.h"
 #include "distwar-rewrite/Inclusion.h"
 #include "clang/AST/ASTContext.h"
@@ -33,6 +34,8 @@ struct ParsedFile {
   /// Clang rejects, and what to do where nvcc accepts it), then Clang's
   /// diagnostics, trimmed.
   std::string DiagnosticText;
+  /// Clang's errors, in the order it reported them, with their places.
+  std::vector<ClangError> Errors;
   /// Every file the parse read (readFiles order).
   std::vector<std::string> FilesRead;
   /// Every resolved #include, in order, with the file it reached.

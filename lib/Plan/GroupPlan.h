@@ -114,6 +114,10 @@ struct RewritePlan {
   /// The batched groups' indices in Groups, in the order their texts are
   /// written (their regions' ends): their site names follow it.
   std::vector<size_t> Order;
+  /// Functions to leave as written whatever else the plan says (Clang could
+  /// not parse them): no launch in them is wrapped. Null when Clang parsed
+  /// the whole file.
+  const UnparsedFunctions *Unparsed = nullptr;
 };
 
 } // namespace distwar

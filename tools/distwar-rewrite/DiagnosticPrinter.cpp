@@ -150,6 +150,11 @@ void ReportDiagnostics::file(const FileReport &F) {
                       reasonSuffix(F.FileReason));
   else if (F.Sites.empty())
     fileRemark(F, "no atomic add to batch");
+  if (const std::optional<ReasonPlace> &P = F.ParseError)
+    emit(RemarkID, F, {P->File, P->Line, P->Column},
+         std::to_string(F.UnparsedFunctionCount) +
+             " function(s) left as written: Clang reports: " + P->Text +
+             reasonSuffix(Reason::ParseErrorInFunction));
   llvm::StringMap<const GroupRecord *> GroupNamed;
   for (const GroupRecord &G : F.Groups)
     GroupNamed[G.Name] = &G;

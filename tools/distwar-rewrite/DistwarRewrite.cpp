@@ -285,6 +285,8 @@ static Error rewriteAll(clang::tooling::CommonOptionsParser &Parsed,
              << " lines, parse and rewrite)\n";
     if (!R)
       return R.takeError();
+    if (!R->Warning.empty())
+      errs() << "distwar-rewrite: warning: " << R->Warning << "\n";
     Results.push_back(std::move(*R));
     Paths.push_back(Abs);
   }
