@@ -39,13 +39,14 @@ static DeferredSlot channelRun(size_t I, const ChannelLoop &CL,
 /// Whether the \p K-th site of \p G is set whenever the key is.
 static Presence presenceOf(clang::ASTContext &Ctx,
                            const std::vector<AtomicSite> &Sites,
-                           const SiteGroup &G, size_t K, bool MayJump) {
+                           const SiteGroup &G, size_t K, bool MayJump,
+                           const EditPoints &Where) {
   const AtomicSite &S = Sites[G.Sites[K]];
   if (underLaneIf(S, G) || (G.AfterContinue && K >= G.AfterContinue))
     return Presence::Lane;
   std::optional<std::string> Cond = siteCondition(Ctx, S, G);
   return !MayJump && Cond && Cond->empty() &&
-                 !EditPoints(Ctx, Sites).inConditionalBlock(G, S)
+                 !Where.inConditionalBlock(G, S)
              ? Presence::Always
              : Presence::Tracked;
 }
@@ -55,6 +56,7 @@ SlotLayout layOutSlots(clang::ASTContext &Ctx,
                        const SiteGroup &G) {
   SlotLayout L;
   bool MayJump = containsGoto(G.Scope);
+  const EditPoints Where(Ctx, Sites);
   std::vector<std::string> ChannelTerms;
   unsigned Constant = 0;
   for (size_t I : G.Sites) {
@@ -70,7 +72,7 @@ SlotLayout layOutSlots(clang::ASTContext &Ctx,
     }
     L.SlotTexts.push_back(std::move(Slot));
     L.Presences.push_back(
-        presenceOf(Ctx, Sites, G, L.Presences.size(), MayJump));
+        presenceOf(Ctx, Sites, G, L.Presences.size(), MayJump, Where));
   }
   L.Size = joinSum(ChannelTerms, Constant, false);
   assert(L.Slots.size() == G.Sites.size() &&
