@@ -159,6 +159,8 @@ public:
   }
 
   EditableHeaders Editable;
+  /// Where each allowed header's copy goes; none without a filter.
+  std::optional<HeaderCopies> Copies;
 
 private:
   Reason decide(FileID File) {
@@ -179,17 +181,15 @@ private:
 
   const SourceManager &SM;
   const HeaderFilter *Filter;
-  std::optional<HeaderCopies> Copies;
   llvm::DenseMap<const FileEntry *, unsigned> Entered;
   std::map<FileID, Reason> Decided;
 };
 
 /// Every other allowed file the parse read, as it is.
 static void
-addUneditedHeaders(const SourceManager &SM, const HeaderFilter &Filter,
+addUneditedHeaders(const SourceManager &SM, HeaderCopies &Copies,
                    const ParsedFile &P, std::vector<HeaderOutput> &Out) {
   llvm::DenseSet<const FileEntry *> Seen;
-  HeaderCopies Copies(Filter, P.Inclusions);
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
     if (!E.isFile())
@@ -345,7 +345,7 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
     Result.Headers.push_back(std::move(*H)); // FileIDs grow in entry order
   }
   if (Headers && !Result.Headers.empty())
-    addUneditedHeaders(SM, *Headers, P, Result.Headers);
+    addUneditedHeaders(SM, *Policy.Copies, P, Result.Headers);
   Result.Report = buildReport(FilePath, Sites, Plan, !Edits->Edits.empty());
   for (const HeaderOutput &H : Result.Headers)
     if (H.Edited)
