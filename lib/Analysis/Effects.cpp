@@ -42,6 +42,30 @@ llvm::DenseMap<const FunctionDecl *, CallEffects> &calleeCache() {
   return Cache;
 }
 
+/// Summaries of bodies at a call depth (the depth decides where the walk
+/// stops) whose walk cut short no recursion into a function entered before
+/// the body: those do not depend on which callers are being summarised, and
+/// a body many calls reach is walked once per depth instead of once per
+/// path to it.
+llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, CallEffects> &
+bodyCache() {
+  static llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, CallEffects>
+      Cache;
+  return Cache;
+}
+
+/// The bodies being walked: the nesting level at which each was entered,
+/// and the lowest level a recursion cut short in the current walk reached.
+struct WalkLevels {
+  unsigned Level = 0;
+  unsigned LowestCut = UINT_MAX;
+  llvm::DenseMap<const FunctionDecl *, unsigned> Entered;
+};
+WalkLevels &walkLevels() {
+  static WalkLevels Levels;
+  return Levels;
+}
+
 bool isLaunchIndex(const VarDecl *V) {
   return V->hasGlobalStorage() && V->getIdentifier() &&
          llvm::is_contained(
@@ -194,10 +218,17 @@ CallEffects effectsAt(const FunctionDecl *FD, unsigned Depth,
   // A recursive call does what the body being summarised does, which the
   // summary collects; what it writes through the arguments passed to it is
   // judged at the call.
+  WalkLevels &W = walkLevels();
   if (Active.contains(Def)) {
+    W.LowestCut = std::min(W.LowestCut, W.Entered.lookup(Def));
     E.WritesMemory = E.ReadsMemory = true;
     return E;
   }
+  if (auto It = bodyCache().find({Def, Depth}); It != bodyCache().end())
+    return It->second;
+  unsigned Level = ++W.Level, Outer = W.Entered.lookup(Def);
+  unsigned OuterLowest = std::exchange(W.LowestCut, UINT_MAX);
+  W.Entered[Def] = Level;
   Active.insert(Def);
   // A constructor stores into the object it builds (its caller's local or
   // temporary): its own members count as its frame.
@@ -208,6 +239,15 @@ CallEffects effectsAt(const FunctionDecl *FD, unsigned Depth,
       Body.visit(Init->getInit());
   Body.visit(Def->getBody());
   Active.erase(Def);
+  unsigned Lowest =
+      std::exchange(W.LowestCut, std::min(OuterLowest, W.LowestCut));
+  if (Outer)
+    W.Entered[Def] = Outer;
+  else
+    W.Entered.erase(Def);
+  --W.Level;
+  if (scopeDepth() && Lowest >= Level)
+    bodyCache()[{Def, Depth}] = E;
   return E;
 }
 
@@ -441,11 +481,13 @@ EffectsScope::EffectsScope() {
   ++scopeDepth();
   escapeCache().clear();
   calleeCache().clear();
+  bodyCache().clear();
 }
 EffectsScope::~EffectsScope() {
   --scopeDepth();
   escapeCache().clear();
   calleeCache().clear();
+  bodyCache().clear();
 }
 
 } // namespace distwar
