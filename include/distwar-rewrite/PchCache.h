@@ -9,7 +9,10 @@
 // cache directory, as clangd keeps preambles. An entry is written under a
 // unique name and renamed into place, so parallel runs never see a partial one;
 // it lists the files it was built from (size and time), and any change rebuilds
-// it. The cache itself is lib/Parse/PrecompiledHeaders.h; this is where
+// it. A file whose leading includes name more than CUDA headers (torch's,
+// the project's own) gets an entry of its own on top, its preamble
+// precompiled (lib/Parse/Preamble.h). The cache itself is
+// lib/Parse/PrecompiledHeaders.h and lib/Parse/Preamble.h; this is where
 // the tool keeps it.
 //
 //===----------------------------------------------------------------------===//

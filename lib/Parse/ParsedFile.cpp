@@ -5,7 +5,10 @@
 #include "Parse/HoistedHeaders.h"
 #include "Parse/NvccSpelling.h"
 #include "Parse/ParseFailure.h"
+#include "Parse/ParseSetup.h"
+#include "Parse/Preamble.h"
 #include "Parse/PrecompiledHeaders.h"
+#include "Parse/SkippedBodies.h"
 #include "Parse/SourcePaths.h"
 #include "distwar-rewrite/CudaArgs.h"
 #include "distwar-rewrite/HeaderFilter.h"
@@ -34,36 +37,6 @@ namespace distwar {
 
 namespace {
 
-/// Every file entered, system headers included: a depfile must name the
-/// CUDA headers too, or an SDK update would not re-run the rewrite. Files
-/// of a precompiled header count as read.
-class EveryFileCollector : public DependencyCollector {
-  bool needSystemDependencies() override { return true; }
-  // The precompiled header itself is the tool's, not the user's.
-  bool sawDependency(StringRef Filename, bool FromModule, bool IsSystem,
-                     bool IsModuleFile, bool IsMissing) override {
-    return !IsModuleFile &&
-           DependencyCollector::sawDependency(Filename, FromModule, IsSystem,
-                                              IsModuleFile, IsMissing);
-  }
-};
-
-/// The files \p Deps saw, as readFiles promises: the main file first, the
-/// others sorted, the front end's own in-memory files left out. Sorted, so
-/// that a parse through a precompiled header lists what a parse without
-/// one lists.
-std::vector<std::string> readFiles(const DependencyCollector &Deps,
-                                   llvm::StringRef MainFile) {
-  std::vector<std::string> Out;
-  for (llvm::StringRef F : Deps.getDependencies())
-    if (F != MainFile && !isFrontEndFile(F))
-      Out.push_back(F.str());
-  llvm::sort(Out);
-  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-  Out.insert(Out.begin(), MainFile.str());
-  return Out;
-}
-
 /// Records the spelling of each resolved #include.
 class InclusionRecorder : public PPCallbacks {
 public:
@@ -76,14 +49,12 @@ public:
                           StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
     OptionalFileEntryRef From = SM.getFileEntryRefForID(SM.getFileID(Hash));
-    if (!File || !From)
+    std::optional<Inclusion> Spelling =
+        inclusionSpelling(SM, Hash, FileName, IsAngled, SearchPath);
+    if (!File || !Spelling)
       return;
-    std::string Includer = absoluteFilePath(SM.getFileManager(), *From);
-    Inclusion Spelling{FileName.str(), Includer,
-                       !IsAngled && llvm::sys::path::parent_path(Includer) ==
-                                        absolutePath(SearchPath)};
     Out.push_back(
-        {std::move(Spelling), &File->getFileEntry(), &From->getFileEntry()});
+        {std::move(*Spelling), &File->getFileEntry(), &From->getFileEntry()});
   }
 
 private:
@@ -91,62 +62,12 @@ private:
   std::vector<ParsedFile::ResolvedInclusion> &Out;
 };
 
-/// The file system a parse reads: the disk, the code being parsed (it may
-/// come from stdin or a check), the front end's own files, and
-/// NvccSpelling.h's changes on top.
-struct ParseFileSystem {
-  ParseFileSystem(llvm::StringRef FilePath, llvm::StringRef Code) {
-    // Not the real file system: `-working-directory` (from a compilation
-    // database) would change the process's directory, and with it where
-    // relative output paths go.
-    auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-        llvm::vfs::createPhysicalFileSystem());
-    Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    Overlay->pushOverlay(Memory);
-    Memory->addFile(FilePath, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
-    addFrontEndFiles(*Memory);
-    Spelling = llvm::makeIntrusiveRefCnt<NvccSpellingFileSystem>(Overlay);
-  }
-  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory;
-  llvm::IntrusiveRefCntPtr<NvccSpellingFileSystem> Spelling;
-};
-
-/// The device-only compiler invocation of \p Args for \p FilePath, or null
-/// (with the driver's errors in \p Diags).
-std::shared_ptr<CompilerInvocation>
-makeInvocation(llvm::StringRef FilePath, const std::vector<std::string> &Args,
-               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-               llvm::IntrusiveRefCntPtr<DiagnosticsEngine> Diags,
-               std::vector<std::string> &CC1Args) {
-  std::vector<std::string> Full = {"distwar-rewrite", "-fsyntax-only"};
-  Full.insert(Full.end(), Args.begin(), Args.end());
-  Full.push_back(FilePath.str());
-  Full = tooling::getClangStripDependencyFileAdjuster()(Full, FilePath);
-  std::vector<const char *> Argv;
-  for (const std::string &A : Full)
-    Argv.push_back(A.c_str());
-  CreateInvocationOptions Opts;
-  Opts.Diags = Diags;
-  Opts.VFS = FS;
-  Opts.CC1Args = &CC1Args;
-  std::unique_ptr<CompilerInvocation> Inv = createInvocation(Argv, Opts);
-  if (!Inv)
-    return nullptr;
-  Inv->getFrontendOpts().DisableFree = false;
-  // The first nvcc declarations go before Clang's CUDA wrapper: libstdc++'s
-  // headers that it includes must see the device-side declarations.
-  std::vector<std::string> &Includes = Inv->getPreprocessorOpts().Includes;
-  std::stable_partition(
-      Includes.begin(), Includes.end(),
-      [](llvm::StringRef I) { return I == frontEndBeforeWrapper(); });
-  return std::shared_ptr<CompilerInvocation>(std::move(Inv));
-}
-
 /// The top-level declarations this parse read (not those of a precompiled
-/// header).
-class TopLevelDecls : public ASTConsumer {
+/// header); skips the bodies SkippedBodies.h names.
+class TopLevelDecls : public BodySkipper {
 public:
-  explicit TopLevelDecls(std::vector<Decl *> &Out) : Out(Out) {}
+  TopLevelDecls(const SourceManager &SM, std::vector<Decl *> &Out)
+      : BodySkipper(SM), Out(Out) {}
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     Out.insert(Out.end(), Group.begin(), Group.end());
     return true;
@@ -169,10 +90,13 @@ public:
       : Body(Body), Failure(Failure), Log(Log), FS(FS), Pch(Pch),
         Hoisted(Hoisted) {}
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    return std::make_unique<TopLevelDecls>(Parsed);
+    return std::make_unique<TopLevelDecls>(CI.getSourceManager(), Parsed);
   }
+
+  /// The parse starts after \p P, the file's precompiled preamble.
+  void setPreamble(const CachedPreamble *P) { Preamble = P; }
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Collector.emplace(CI.getPreprocessor());
@@ -200,6 +124,11 @@ public:
     // Visitors of the AST walk what this parse read: the declarations of a
     // precompiled header (the CUDA headers, never edited) would otherwise be
     // loaded from it one by one, at the cost of parsing them.
+    if (Preamble) {
+      std::vector<ParsedFile::ResolvedInclusion> Replayed;
+      replayPreambleInclusions(*Preamble, CI.getFileManager(), Replayed);
+      Inclusions.insert(Inclusions.begin(), Replayed.begin(), Replayed.end());
+    }
     CI.getASTContext().setTraversalScope(Parsed);
     // Types are spelled into the output as a user could write them there: a
     // type of an anonymous namespace by its own name.
@@ -235,6 +164,7 @@ private:
   const ErrorLog &Log;
   const NvccSpellingFileSystem &FS;
   const PrecompiledHeader *Pch;
+  const CachedPreamble *Preamble = nullptr;
   llvm::ArrayRef<std::string> Hoisted;
   HoistCheck *Hoist = nullptr; ///< owned by the preprocessor
   std::optional<syntax::TokenCollector> Collector;
@@ -244,50 +174,44 @@ private:
   std::deque<std::string> Originals; ///< stable addresses
 };
 
-/// Runs \p Action on \p Inv with diagnostics to \p Failure. The "N errors
-/// generated" line is dropped: the tool says what failed, first.
-bool runAction(std::shared_ptr<CompilerInvocation> Inv,
-               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-               FrontendAction &Action, DiagnosticConsumer &Diags) {
-  CompilerInstance CI(std::move(Inv));
-  CI.setVirtualFileSystem(FS);
-  CI.createFileManager();
-  CI.createDiagnostics(&Diags, /*ShouldOwnClient=*/false);
-  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
-  CI.createSourceManager();
-  return CI.ExecuteAction(Action);
-}
-
 } // namespace
 
 namespace {
 enum class Cached { Done, Retry, Failed };
 
-/// What a parse and a token scan start from: the file system, the
-/// diagnostics, the compiler invocation and its arguments.
-struct Setup {
-  Setup(llvm::StringRef FilePath, llvm::StringRef Code) : FS(FilePath, Code) {}
-  ParseFileSystem FS;
-  ParseFailure Failure;
-  std::vector<std::string> CC1Args;
-  std::shared_ptr<CompilerInvocation> Inv;
+} // namespace
+
+namespace {
+/// How a parse through a cache entry went.
+struct CleanParse {
+  bool Done = false;         ///< it ran, Clang reported no error
+  bool FromEntry = false;    ///< an error came from reading the entry
+  bool HoistUnsound = false; ///< see ParseAction::HoistUnsound
 };
 } // namespace
 
-/// Builds \p S's invocation for \p Options; an error when the driver
-/// rejects the flags.
-static llvm::Error setUp(Setup &S, llvm::StringRef FilePath,
-                         const FrontEnd &Options) {
-  auto Diags = CompilerInstance::createDiagnostics(
-      *S.FS.Spelling, S.Failure.Options, &S.Failure, /*ShouldOwnClient=*/false);
-  S.Inv =
-      makeInvocation(FilePath, Options.Args, S.FS.Spelling, Diags, S.CC1Args);
-  if (S.Inv)
-    return llvm::Error::success();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 S.Failure.hasError()
-                                     ? S.Failure.summary()
-                                     : "cannot parse " + FilePath.str());
+/// One parse of \p Inv through a cache entry (\p Pch holding \p Hoisted,
+/// or \p Preamble); \p Body runs only when Clang reports no error.
+static CleanParse parseClean(ParseFileSystem &FS,
+                             std::shared_ptr<CompilerInvocation> Inv,
+                             const PrecompiledHeader *Pch,
+                             llvm::ArrayRef<std::string> Hoisted,
+                             const CachedPreamble *Preamble,
+                             llvm::function_ref<void(ParsedFile &)> Body) {
+  ParseFailure Failure;
+  bool Failed = false;
+  auto BodyUnlessFailed = [&](ParsedFile &P) {
+    Failed = P.HasErrors;
+    if (!Failed)
+      Body(P);
+  };
+  ErrorLog Log(Failure);
+  ParseAction Action(BodyUnlessFailed, Failure, Log, *FS.Spelling, Pch,
+                     Hoisted);
+  Action.setPreamble(Preamble);
+  runAction(std::move(Inv), FS.Spelling, Action, Log);
+  return {Action.Ran && !Failed, Failure.fromPrecompiledHeader(),
+          Action.HoistUnsound};
 }
 
 /// One parse through the cache's precompiled header holding \p Hoisted:
@@ -304,36 +228,49 @@ static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
       usePrecompiledHeader(CacheDir, *Copy, CC1Args, FS.Spelling, Hoisted);
   if (!Pch)
     return Cached::Retry;
-  ParseFailure Failure;
-  bool Failed = false;
-  auto BodyUnlessFailed = [&](ParsedFile &P) {
-    Failed = P.HasErrors;
-    if (!Failed)
-      Body(P);
-  };
-  ErrorLog Log(Failure);
-  ParseAction Action(BodyUnlessFailed, Failure, Log, *FS.Spelling, &*Pch,
-                     Hoisted);
-  runAction(Copy, FS.Spelling, Action, Log);
-  if (Action.Ran && !Failed)
+  CleanParse R = parseClean(FS, Copy, &*Pch, Hoisted, nullptr, Body);
+  if (R.Done)
     return Cached::Done;
-  if (Failure.fromPrecompiledHeader())
+  if (R.FromEntry)
     discardPrecompiledHeader(Pch->Path);
-  return Action.HoistUnsound ? Cached::Retry : Cached::Failed;
+  return R.HoistUnsound ? Cached::Retry : Cached::Failed;
+}
+
+/// One parse through the file's precompiled preamble (Preamble.h): Retry
+/// when it has none worth having; Failed as for parseCached.
+static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
+                            llvm::ArrayRef<std::string> CC1Args,
+                            llvm::StringRef CacheDir, llvm::StringRef FilePath,
+                            llvm::function_ref<void(ParsedFile &)> Body) {
+  auto Main = FS.Spelling->getBufferForFile(FilePath);
+  if (!Main)
+    return Cached::Retry;
+  auto Copy = std::make_shared<CompilerInvocation>(Inv);
+  std::optional<CachedPreamble> Preamble = useCachedPreamble(
+      CacheDir, *Copy, CC1Args, FS.Spelling, FilePath, (*Main)->getBuffer());
+  if (!Preamble)
+    return Cached::Retry;
+  CleanParse R = parseClean(FS, Copy, nullptr, {}, &*Preamble, Body);
+  if (R.Done)
+    return Cached::Done;
+  if (R.FromEntry)
+    discardCachedPreamble(Preamble->Path);
+  return Cached::Failed;
 }
 
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                       const FrontEnd &Options,
                       llvm::function_ref<void(ParsedFile &)> Body) {
-  Setup S(FilePath, Code);
-  if (llvm::Error E = setUp(S, FilePath, Options))
+  ParseSetup S(FilePath, Code);
+  if (llvm::Error E = setUpParse(S, FilePath, Options))
     return E;
   ParseFileSystem &FS = S.FS;
   ParseFailure &Failure = S.Failure;
   const std::vector<std::string> &CC1Args = S.CC1Args;
   std::shared_ptr<CompilerInvocation> Inv = S.Inv;
-  // Through a precompiled header first, with the file's CUDA headers when
-  // that is sound, else without them; should it fail (a stale or broken
+  // Through the file's precompiled preamble first, else a precompiled
+  // header with the file's CUDA headers when that is sound, else without
+  // them; should it fail (a stale or broken
   // cache entry), the plain parse decides: the result never depends on the
   // cache.
   if (!Options.CacheDir.empty()) {
@@ -343,8 +280,9 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
       FS.Memory->addFile(
           frontEndHoistedMain(), 0,
           llvm::MemoryBuffer::getMemBufferCopy(hoistedIncludeText(Hoisted)));
-    Cached Result = Cached::Retry;
-    if (!Hoisted.empty())
+    Cached Result =
+        parsePreamble(FS, *Inv, CC1Args, Options.CacheDir, FilePath, Body);
+    if (Result == Cached::Retry && !Hoisted.empty())
       Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, Hoisted, Body);
     if (Result == Cached::Retry)
       Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, {}, Body);
@@ -451,8 +389,8 @@ private:
 llvm::Expected<TokenScan> scanTokens(llvm::StringRef FilePath,
                                      llvm::StringRef Code,
                                      const FrontEnd &Options) {
-  Setup S(FilePath, Code);
-  if (llvm::Error E = setUp(S, FilePath, Options))
+  ParseSetup S(FilePath, Code);
+  if (llvm::Error E = setUpParse(S, FilePath, Options))
     return std::move(E);
   TokenScan Scan;
   ScanAction Action(Scan);

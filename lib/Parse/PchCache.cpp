@@ -1,6 +1,7 @@
 //===- PchCache.cpp - precompiled CUDA headers, kept across runs ----------===//
 
 #include "distwar-rewrite/PchCache.h"
+#include "Parse/CacheFiles.h"
 #include "Parse/FrontEndFiles.h"
 #include "Parse/HoistedHeaders.h"
 #include "Parse/PrecompiledHeaders.h"
@@ -28,6 +29,9 @@ namespace distwar {
 
 /// Entries kept; the oldest beyond it are removed when one is added.
 static constexpr size_t MaxEntries = 32;
+/// The files next to each entry: its manifest and what its hoisted headers
+/// spell.
+static constexpr llvm::StringRef Sidecars[] = {"inputs", "names"};
 
 /// How many of \p Includes lead the list and belong to the front end (the
 /// CUDA wrapper, the nvcc declarations): what a precompiled header holds.
@@ -72,55 +76,6 @@ static std::string cacheKey(llvm::ArrayRef<std::string> CC1Args,
   Add(hoistedIncludeText(Hoisted));
   return llvm::toHex(Hash.final(), /*LowerCase=*/true);
 }
-
-/// A directory only this user can write: another user's entries could
-/// make the parse read declarations they chose.
-static bool safeDirectory(llvm::StringRef Dir) {
-  if (llvm::sys::fs::create_directories(Dir, /*IgnoreExisting=*/true,
-                                        llvm::sys::fs::owner_all))
-    return false;
-  llvm::sys::fs::file_status Status;
-  if (llvm::sys::fs::status(Dir, Status) ||
-      !llvm::sys::fs::is_directory(Status) || Status.getUser() != ::getuid())
-    return false;
-  return !(Status.permissions() &
-           (llvm::sys::fs::group_write | llvm::sys::fs::others_write));
-}
-
-/// One line per file the entry was built from: size, time, path.
-static std::string manifest(llvm::ArrayRef<std::string> Files,
-                            llvm::vfs::FileSystem &FS) {
-  std::string Out;
-  for (const std::string &F : Files) {
-    auto Status = FS.status(F);
-    if (!Status)
-      return "";
-    Out += std::to_string(Status->getSize()) + " " +
-           std::to_string(
-               Status->getLastModificationTime().time_since_epoch().count()) +
-           " " + F + "\n";
-  }
-  return Out;
-}
-
-/// True when every file \p Manifest lists is as it was.
-static bool stillValid(llvm::StringRef Manifest, llvm::vfs::FileSystem &FS) {
-  llvm::SmallVector<llvm::StringRef, 256> Lines;
-  Manifest.split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  if (Lines.empty())
-    return false;
-  std::vector<std::string> Files;
-  for (llvm::StringRef Line : Lines)
-    Files.push_back(Line.split(' ').second.split(' ').second.str());
-  return manifest(Files, FS) == Manifest;
-}
-
-namespace {
-/// Every file the build reads, so that a change to any rebuilds the entry.
-class InputCollector : public DependencyCollector {
-  bool needSystemDependencies() override { return true; }
-};
-} // namespace
 
 namespace {
 /// Builds the precompiled header, noting the files read for the main file's
@@ -183,6 +138,7 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
   FrontendOptions &FO = PchInv->getFrontendOpts();
   FO.ProgramAction = frontend::GeneratePCH;
   FO.OutputFile = Path.str();
+  FO.SkipFunctionBodies = false; // the CUDA headers' bodies, as before
   FO.Inputs = {FrontendInputFile(Hoisted.empty() ? frontEndPchMain()
                                                  : frontEndHoistedMain(),
                                  InputKind(Language::CUDA))};
@@ -197,61 +153,13 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
   CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
   CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
   CI.createSourceManager();
-  auto Inputs = std::make_shared<InputCollector>();
+  auto Inputs = std::make_shared<CacheInputCollector>();
   CI.addDependencyCollector(Inputs);
   BuildAction Action(Names);
   if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred())
     return false;
-  Manifest = manifest(Inputs->getDependencies(), *FS);
+  Manifest = cacheManifest(Inputs->getDependencies(), *FS);
   return !Manifest.empty();
-}
-
-/// Keeps the newest MaxEntries entries of \p Dir.
-static void evictOld(llvm::StringRef Dir) {
-  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Entries;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    llvm::sys::fs::file_status S;
-    if (Name.starts_with("cuda-") && Name.ends_with(".pch") &&
-        !llvm::sys::fs::status(It->path(), S))
-      Entries.push_back({S.getLastModificationTime(), It->path()});
-  }
-  if (Entries.size() <= MaxEntries)
-    return;
-  llvm::sort(Entries);
-  for (size_t I = 0; I + MaxEntries < Entries.size(); ++I)
-    discardPrecompiledHeader(Entries[I].second);
-}
-
-/// Writes \p Data to \p Path through a unique temporary and a rename.
-static bool writeEntryFile(llvm::StringRef Path, llvm::StringRef Data) {
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Path + "-%%%%%%%%.tmp", FD, Temp))
-    return false;
-  llvm::sys::RemoveFileOnSignal(Temp);
-  bool Ok;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Data;
-    OS.close();
-    Ok = !OS.has_error();
-  }
-  Ok = Ok && !llvm::sys::fs::rename(Temp, Path);
-  if (!Ok)
-    llvm::sys::fs::remove(Temp);
-  llvm::sys::DontRemoveFileOnSignal(Temp);
-  return Ok;
-}
-
-/// The files of the entry \p Pch: its manifest and what its hoisted
-/// headers spell.
-static std::string sidecar(llvm::StringRef Pch, llvm::StringRef Extension) {
-  llvm::SmallString<256> Path(Pch);
-  llvm::sys::path::replace_extension(Path, Extension);
-  return std::string(Path);
 }
 
 /// Builds the entry \p Pch (with its sidecars); false on failure.
@@ -267,8 +175,8 @@ static bool addEntry(const CompilerInvocation &Inv, size_t Count,
   std::string Manifest, Names;
   // The sidecars go first: a reader that finds the header finds them.
   bool Ok = build(Inv, Count, Hoisted, Temp, Manifest, Names, FS) &&
-            writeEntryFile(sidecar(Pch, "names"), Names) &&
-            writeEntryFile(sidecar(Pch, "inputs"), Manifest) &&
+            writeCacheFile(cacheSidecar(Pch, "names"), Names) &&
+            writeCacheFile(cacheSidecar(Pch, "inputs"), Manifest) &&
             !llvm::sys::fs::rename(Temp, Pch);
   if (!Ok)
     llvm::sys::fs::remove(Temp);
@@ -279,7 +187,7 @@ static bool addEntry(const CompilerInvocation &Inv, size_t Count,
 /// What the entry's hoisted headers spell, or null when it hoists none.
 static std::shared_ptr<const llvm::StringSet<>>
 spelledNames(llvm::StringRef Pch, bool Hoists) {
-  auto Buffer = llvm::MemoryBuffer::getFile(sidecar(Pch, "names"));
+  auto Buffer = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, "names"));
   if (!Hoists || !Buffer)
     return nullptr;
   auto Names = std::make_shared<llvm::StringSet<>>();
@@ -297,18 +205,19 @@ usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
                      llvm::ArrayRef<std::string> Hoisted) {
   PreprocessorOptions &PP = Inv.getPreprocessorOpts();
   size_t Count = frontEndIncludes(PP.Includes);
-  if (Count == 0 || !PP.ImplicitPCHInclude.empty() || !safeDirectory(CacheDir))
+  if (Count == 0 || !PP.ImplicitPCHInclude.empty() ||
+      !safeCacheDirectory(CacheDir))
     return std::nullopt;
   std::string Key = cacheKey(CC1Args, Inv, *FS, Hoisted);
   llvm::SmallString<256> Pch(CacheDir);
   llvm::sys::path::append(Pch, "cuda-" + Key + ".pch");
-  auto Manifest = llvm::MemoryBuffer::getFile(sidecar(Pch, "inputs"));
+  auto Manifest = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, "inputs"));
   bool Valid = Manifest && llvm::sys::fs::exists(Pch) &&
-               stillValid((*Manifest)->getBuffer(), *FS);
+               cacheManifestStillValid((*Manifest)->getBuffer(), *FS);
   if (!Valid) {
     if (!addEntry(Inv, Count, Hoisted, Pch, FS))
       return std::nullopt;
-    evictOld(CacheDir);
+    evictOldCacheEntries(CacheDir, "cuda-", MaxEntries, UINT64_MAX, Sidecars);
   }
   PrecompiledHeader Out{std::string(Pch), spelledNames(Pch, !Hoisted.empty())};
   if (!Hoisted.empty() && !Out.Names)
@@ -319,9 +228,7 @@ usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
 }
 
 void discardPrecompiledHeader(llvm::StringRef Path) {
-  llvm::sys::fs::remove(Path);
-  llvm::sys::fs::remove(sidecar(Path, "inputs"));
-  llvm::sys::fs::remove(sidecar(Path, "names"));
+  removeCacheEntry(Path, Sidecars);
 }
 
 std::string defaultCacheDir() {

@@ -2,6 +2,7 @@
 
 #include "Parse/SourcePaths.h"
 #include "distwar-rewrite/Paths.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -17,6 +18,20 @@ std::string absoluteFilePath(const FileManager &FM, FileEntryRef File) {
 std::string absoluteFilePath(const SourceManager &SM, FileID File) {
   OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
   return FE ? absoluteFilePath(SM.getFileManager(), *FE) : "";
+}
+
+std::optional<Inclusion> inclusionSpelling(const SourceManager &SM,
+                                           SourceLocation Hash,
+                                           llvm::StringRef FileName,
+                                           bool IsAngled,
+                                           llvm::StringRef SearchPath) {
+  OptionalFileEntryRef From = SM.getFileEntryRefForID(SM.getFileID(Hash));
+  if (!From)
+    return std::nullopt;
+  std::string Includer = absoluteFilePath(SM.getFileManager(), *From);
+  bool Beside = !IsAngled && llvm::sys::path::parent_path(Includer) ==
+                                 absolutePath(SearchPath);
+  return Inclusion{FileName.str(), std::move(Includer), Beside};
 }
 
 } // namespace distwar

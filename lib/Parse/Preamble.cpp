@@ -1,0 +1,419 @@
+//===- Preamble.cpp - a file's leading includes, parsed once --------------===//
+
+#include "Parse/Preamble.h"
+#include "Parse/CacheFiles.h"
+#include "Parse/FrontEndFiles.h"
+#include "Parse/HoistedHeaders.h"
+#include "Parse/PrecompiledHeaders.h"
+#include "Parse/SkippedBodies.h"
+#include "Parse/SourcePaths.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA1.h"
+#include "llvm/Support/Signals.h"
+#include <unistd.h>
+
+using namespace clang;
+
+namespace distwar {
+
+/// Preambles kept, and their bytes together: a torch extension's
+/// preambles are a few hundred megabytes each.
+static constexpr size_t MaxPreambles = 24;
+static constexpr uint64_t MaxPreambleBytes = uint64_t(4) << 30;
+/// The files next to each entry: its manifest and its resolved includes.
+static constexpr llvm::StringRef PreambleSidecars[] = {"inputs", "includes"};
+
+/// The number of #include (#import, #include_next) directives in \p Text.
+static size_t countIncludeDirectives(llvm::StringRef Text) {
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  Lexer Lex(SourceLocation(), Opts, Text.begin(), Text.begin(), Text.end());
+  size_t N = 0;
+  Token Tok;
+  bool AfterHash = false;
+  for (Lex.LexFromRawLexer(Tok); Tok.isNot(tok::eof);
+       Lex.LexFromRawLexer(Tok)) {
+    if (AfterHash && Tok.is(tok::raw_identifier)) {
+      llvm::StringRef Name = Tok.getRawIdentifier();
+      N += Name == "include" || Name == "import" || Name == "include_next";
+    }
+    AfterHash = Tok.is(tok::hash) && Tok.isAtStartOfLine();
+  }
+  return N;
+}
+
+/// Whether the header \p Name of an `#include` in \p MainDir's file is
+/// found first in a system directory of \p Search (as Clang searches: the
+/// includer's directory and -iquote for a quoted name, then -I, then the
+/// system directories, then -idirafter).
+static bool foundInSystemDirectory(llvm::StringRef Name, bool Angled,
+                                   llvm::StringRef MainDir,
+                                   const HeaderSearchOptions &Search,
+                                   llvm::vfs::FileSystem &FS) {
+  auto Has = [&](llvm::StringRef Dir) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Name);
+    return FS.exists(Path);
+  };
+  if (Name.empty() || llvm::sys::path::is_absolute(Name) ||
+      (!Angled && Has(MainDir)))
+    return false;
+  auto Rank = [](frontend::IncludeDirGroup G) {
+    return G == frontend::Quoted   ? 0
+           : G == frontend::Angled ? 1
+           : G == frontend::After  ? 3
+                                   : 2;
+  };
+  for (int R = Angled ? 1 : 0; R <= 3; ++R)
+    for (const HeaderSearchOptions::Entry &E : Search.UserEntries)
+      if (!E.IsFramework && Rank(E.Group) == R && Has(E.Path))
+        return R >= 2;
+  return false;
+}
+
+/// The length of \p Text's leading directives that can only read system
+/// headers: it ends before the first `#include` of a header of the user's
+/// (which the parse must read itself: its tokens and declarations are
+/// what the rewrite edits), of a computed name, or of one under a
+/// conditional.
+static size_t systemPrefix(llvm::StringRef Text, llvm::StringRef MainDir,
+                           const HeaderSearchOptions &Search,
+                           llvm::vfs::FileSystem &FS) {
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  Lexer Lex(SourceLocation(), Opts, Text.begin(), Text.begin(), Text.end());
+  Token Tok;
+  size_t Hash = llvm::StringRef::npos;
+  for (Lex.LexFromRawLexer(Tok); Tok.isNot(tok::eof);
+       Lex.LexFromRawLexer(Tok)) {
+    size_t At = Tok.getLocation().getRawEncoding(); // from a null location
+    if (Tok.is(tok::hash) && Tok.isAtStartOfLine()) {
+      Hash = At;
+      continue;
+    }
+    if (Hash == llvm::StringRef::npos || !Tok.is(tok::raw_identifier))
+      continue;
+    size_t LineStart = Text.rfind('\n', Hash);
+    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+    llvm::StringRef Name = Tok.getRawIdentifier();
+    llvm::StringRef Rest =
+        Text.slice(At + Name.size(), Text.find('\n', At)).trim();
+    Hash = llvm::StringRef::npos;
+    if (Name.starts_with("if") || Name == "elif" || Name == "else" ||
+        Name == "endif" || Name == "include_next")
+      return LineStart;
+    if (Name != "include" && Name != "import")
+      continue;
+    bool Angled = Rest.consume_front("<");
+    if (!Angled && !Rest.consume_front("\""))
+      return LineStart;
+    Rest = Rest.take_until([&](char C) { return C == (Angled ? '>' : '"'); });
+    if (!foundInSystemDirectory(Rest.trim(), Angled, MainDir, Search, FS))
+      return LineStart;
+  }
+  return Text.size();
+}
+
+/// What identifies this build of the tool: its executable's size and time
+/// (the spelling changes of NvccSpelling.h are part of what a parse reads).
+static std::string toolBuildIdentity() {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      "distwar-rewrite", reinterpret_cast<void *>(&Anchor));
+  llvm::sys::fs::file_status S;
+  if (Exe.empty() || llvm::sys::fs::status(Exe, S))
+    return "unknown";
+  return Exe + " " + std::to_string(S.getSize()) + " " +
+         std::to_string(S.getLastModificationTime().time_since_epoch().count());
+}
+
+/// The key: everything that can change what the preamble parses to, but
+/// the contents of the files it reads (the manifest checks those).
+static std::string preambleKey(llvm::ArrayRef<std::string> CC1Args,
+                               llvm::vfs::FileSystem &FS,
+                               llvm::StringRef Chained,
+                               llvm::StringRef MainPath,
+                               llvm::StringRef PreambleText) {
+  llvm::SHA1 Hash;
+  auto Add = [&](llvm::StringRef S) {
+    Hash.update(S);
+    Hash.update(llvm::ArrayRef<uint8_t>{0});
+  };
+  Add(getClangFullVersion());
+  Add(toolBuildIdentity());
+  for (const std::string &A : CC1Args)
+    if (!llvm::StringRef(A).starts_with("-cuid="))
+      Add(A);
+  if (auto Cwd = FS.getCurrentWorkingDirectory())
+    Add(*Cwd);
+  Add(frontEndFileText());
+  Add(Chained);
+  Add(MainPath);
+  Add(PreambleText);
+  return llvm::toHex(Hash.final(), /*LowerCase=*/true);
+}
+
+/// One line per inclusion; the fields are separated by tabs, which no path
+/// the tool accepts holds.
+static std::string inclusionLine(const PreambleInclusion &I) {
+  return std::string(I.Spelling.RelativeToIncluder ? "1" : "0") + "\t" +
+         I.Spelling.Spelled + "\t" + I.Spelling.Includer + "\t" + I.File + "\n";
+}
+
+static std::optional<std::vector<PreambleInclusion>>
+parseInclusions(llvm::StringRef Text) {
+  std::vector<PreambleInclusion> Out;
+  llvm::SmallVector<llvm::StringRef, 256> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    llvm::SmallVector<llvm::StringRef, 4> F;
+    Line.split(F, '\t');
+    if (F.size() != 4)
+      return std::nullopt;
+    Out.push_back({Inclusion{F[1].str(), F[2].str(), F[0] == "1"}, F[3].str()});
+  }
+  return Out;
+}
+
+namespace {
+/// Records every #include the build resolves, as lines of inclusionLine.
+class InclusionLog : public PPCallbacks {
+public:
+  InclusionLog(const SourceManager &SM, std::string &Out, bool &Unwritable)
+      : SM(SM), Out(Out), Unwritable(Unwritable) {}
+  void InclusionDirective(SourceLocation Hash, const Token &,
+                          llvm::StringRef FileName, bool IsAngled,
+                          CharSourceRange, OptionalFileEntryRef File,
+                          llvm::StringRef SearchPath, llvm::StringRef,
+                          const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    std::optional<Inclusion> Spelling =
+        inclusionSpelling(SM, Hash, FileName, IsAngled, SearchPath);
+    if (!File || !Spelling)
+      return;
+    PreambleInclusion I{std::move(*Spelling),
+                        absoluteFilePath(SM.getFileManager(), *File)};
+    std::string Line = inclusionLine(I);
+    Unwritable |= llvm::count(Line, '\t') != 3 || llvm::count(Line, '\n') != 1;
+    Out += Line;
+  }
+
+  /// A file of the user's own entered (through a system header, or a
+  /// command-line include): the parse must read it itself, so the preamble
+  /// is not kept.
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind Kind, FileID) override {
+    if (Reason != EnterFile || Kind != SrcMgr::C_User)
+      return;
+    FileID Entered = SM.getFileID(Loc);
+    OptionalFileEntryRef File = SM.getFileEntryRefForID(Entered);
+    if (File && Entered != SM.getMainFileID() &&
+        !isFrontEndFile(File->getName()))
+      Unwritable = true;
+  }
+
+private:
+  const SourceManager &SM;
+  std::string &Out;
+  bool &Unwritable;
+};
+
+/// Writes the preamble's PCH; skips the bodies SkippedBodies.h names and
+/// logs the includes.
+class PreambleBuildAction : public GeneratePCHAction {
+public:
+  explicit PreambleBuildAction(std::string &Inclusions)
+      : Inclusions(Inclusions) {}
+  bool Unwritable = false;
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef In) override {
+    std::unique_ptr<ASTConsumer> Writer =
+        GeneratePCHAction::CreateASTConsumer(CI, In);
+    if (!Writer)
+      return nullptr;
+    std::vector<std::unique_ptr<ASTConsumer>> Both;
+    Both.push_back(std::move(Writer));
+    Both.push_back(std::make_unique<BodySkipper>(CI.getSourceManager()));
+    return std::make_unique<MultiplexConsumer>(std::move(Both));
+  }
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionLog>(
+        CI.getSourceManager(), Inclusions, Unwritable));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  std::string &Inclusions;
+};
+} // namespace
+
+/// Builds the preamble \p PreambleText of \p Inv's main file \p MainPath
+/// into \p Out, with its manifest and inclusions; false when Clang reports
+/// an error.
+static bool buildPreamble(const CompilerInvocation &Inv,
+                          llvm::StringRef MainPath,
+                          llvm::StringRef PreambleText, llvm::StringRef Out,
+                          std::string &Manifest, std::string &Inclusions,
+                          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  auto PchInv = std::make_shared<CompilerInvocation>(Inv);
+  FrontendOptions &FO = PchInv->getFrontendOpts();
+  FO.ProgramAction = frontend::GeneratePCH;
+  FO.OutputFile = Out.str();
+  FO.SkipFunctionBodies = true;
+  PreprocessorOptions &PP = PchInv->getPreprocessorOpts();
+  PP.PrecompiledPreambleBytes = {0, false};
+  // The preamble may end inside a conditional block: its state is kept.
+  PP.GeneratePreamble = true;
+  PP.RetainRemappedFileBuffers = false; // the instance frees the buffer
+  PP.addRemappedFile(
+      MainPath,
+      llvm::MemoryBuffer::getMemBufferCopy(PreambleText, MainPath).release());
+
+  CompilerInstance CI(std::move(PchInv));
+  CI.setVirtualFileSystem(FS);
+  CI.createFileManager();
+  IgnoringDiagConsumer Ignore;
+  CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
+  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+  CI.createSourceManager();
+  auto Inputs = std::make_shared<CacheInputCollector>();
+  CI.addDependencyCollector(Inputs);
+  PreambleBuildAction Action(Inclusions);
+  if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred() ||
+      Action.Unwritable)
+    return false;
+  std::vector<std::string> Read;
+  for (llvm::StringRef F : Inputs->getDependencies())
+    if (F != MainPath && !isFrontEndFile(F))
+      Read.push_back(F.str());
+  Manifest = cacheManifest(Read, *FS);
+  return !Manifest.empty();
+}
+
+/// Builds the entry \p Pch with its sidecars; false on failure.
+static bool
+addPreambleEntry(const CompilerInvocation &Inv, llvm::StringRef MainPath,
+                 llvm::StringRef PreambleText, llvm::StringRef Pch,
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Pch + "-%%%%%%%%.tmp", FD, Temp))
+    return false;
+  ::close(FD);
+  llvm::sys::RemoveFileOnSignal(Temp);
+  std::string Manifest, Inclusions;
+  // The sidecars go first: a reader that finds the entry finds them.
+  bool Ok = buildPreamble(Inv, MainPath, PreambleText, Temp, Manifest,
+                          Inclusions, FS) &&
+            writeCacheFile(cacheSidecar(Pch, "includes"), Inclusions) &&
+            writeCacheFile(cacheSidecar(Pch, "inputs"), Manifest) &&
+            !llvm::sys::fs::rename(Temp, Pch);
+  if (!Ok)
+    llvm::sys::fs::remove(Temp);
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  return Ok;
+}
+
+/// The inclusions of a valid entry \p Pch, or nullopt.
+static std::optional<std::vector<PreambleInclusion>>
+validPreambleEntry(llvm::StringRef Pch, llvm::vfs::FileSystem &FS) {
+  auto Manifest = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, "inputs"));
+  auto Includes = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, "includes"));
+  if (!Manifest || !Includes || !llvm::sys::fs::exists(Pch) ||
+      !cacheManifestStillValid((*Manifest)->getBuffer(), FS))
+    return std::nullopt;
+  return parseInclusions((*Includes)->getBuffer());
+}
+
+std::optional<CachedPreamble>
+useCachedPreamble(llvm::StringRef CacheDir, CompilerInvocation &Inv,
+                  llvm::ArrayRef<std::string> CC1Args,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                  llvm::StringRef MainPath, llvm::StringRef MainText) {
+  PreambleBounds Bounds = ComputePreambleBounds(
+      Inv.getLangOpts(), llvm::MemoryBufferRef(MainText, MainPath), 0);
+  // The lexers below read up to a terminating NUL.
+  std::string Text = MainText.take_front(Bounds.Size).str();
+  size_t Size = systemPrefix(Text, llvm::sys::path::parent_path(MainPath),
+                             Inv.getHeaderSearchOpts(), *FS);
+  if (Size < Text.size()) {
+    Text.resize(Size);
+    Bounds = PreambleBounds(Size, /*PreambleEndsAtStartOfLine=*/true);
+  }
+  size_t Includes = countIncludeDirectives(Text);
+  if (Includes == 0 ||
+      Includes ==
+          hoistableIncludes(Text, Inv.getHeaderSearchOpts(), *FS).size())
+    return std::nullopt;
+  if (!Inv.getPreprocessorOpts().ImplicitPCHInclude.empty() ||
+      !safeCacheDirectory(CacheDir))
+    return std::nullopt;
+  // Chained onto the CUDA headers' entry, which the files of a build share.
+  auto Chained = std::make_shared<CompilerInvocation>(Inv);
+  std::optional<PrecompiledHeader> Cuda =
+      usePrecompiledHeader(CacheDir, *Chained, CC1Args, FS, {});
+  std::string Key =
+      preambleKey(CC1Args, *FS, Cuda ? Cuda->Path : "", MainPath, Text);
+  llvm::SmallString<256> Pch(CacheDir);
+  llvm::sys::path::append(Pch, "preamble-" + Key + ".pch");
+  std::optional<std::vector<PreambleInclusion>> Inclusions =
+      validPreambleEntry(Pch, *FS);
+  if (!Inclusions) {
+    if (!addPreambleEntry(*Chained, MainPath, Text, Pch, FS))
+      return std::nullopt;
+    evictOldCacheEntries(CacheDir, "preamble-", MaxPreambles, MaxPreambleBytes,
+                         PreambleSidecars);
+    Inclusions = validPreambleEntry(Pch, *FS);
+    if (!Inclusions)
+      return std::nullopt;
+  }
+  // As clang::PrecompiledPreamble configures a parse through one: the
+  // entry holds the predefines and the command line's includes.
+  PreprocessorOptions &PP = Inv.getPreprocessorOpts();
+  PP.Includes.clear();
+  PP.MacroIncludes.clear();
+  PP.ImplicitPCHInclude = std::string(Pch);
+  PP.PrecompiledPreambleBytes = {Bounds.Size, Bounds.PreambleEndsAtStartOfLine};
+  PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  PP.UsePredefines = false;
+  return CachedPreamble{std::string(Pch), std::move(*Inclusions)};
+}
+
+/// \p Preamble's inclusions, with the files they reached.
+void replayPreambleInclusions(const CachedPreamble &Preamble, FileManager &FM,
+                              std::vector<ParsedFile::ResolvedInclusion> &Out) {
+  for (const PreambleInclusion &I : Preamble.Inclusions) {
+    llvm::Expected<FileEntryRef> File = FM.getFileRef(I.File);
+    llvm::Expected<FileEntryRef> From = FM.getFileRef(I.Spelling.Includer);
+    if (!File || !From) {
+      llvm::consumeError(File.takeError());
+      llvm::consumeError(From.takeError());
+      continue;
+    }
+    Out.push_back({I.Spelling, &File->getFileEntry(), &From->getFileEntry()});
+  }
+}
+
+void discardCachedPreamble(llvm::StringRef Path) {
+  removeCacheEntry(Path, PreambleSidecars);
+}
+
+} // namespace distwar
