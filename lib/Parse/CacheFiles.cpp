@@ -1,6 +1,8 @@
 //===- CacheFiles.cpp - entries of the parse cache on disk ----------------===//
 
 #include "Parse/CacheFiles.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -112,6 +114,46 @@ void evictOldCacheEntries(llvm::StringRef Dir, llvm::StringRef Prefix,
     if (I > 0 && (I >= MaxEntries || Bytes > MaxBytes))
       removeCacheEntry(Entries[I].Path, Extensions);
   }
+}
+
+bool buildCacheEntry(std::shared_ptr<clang::CompilerInvocation> Inv,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     clang::FrontendAction &Action,
+                     std::vector<std::string> &Read) {
+  clang::CompilerInstance CI(std::move(Inv));
+  CI.setVirtualFileSystem(FS);
+  CI.createFileManager();
+  clang::IgnoringDiagConsumer Ignore;
+  CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
+  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
+  CI.createSourceManager();
+  auto Inputs = std::make_shared<CacheInputCollector>();
+  CI.addDependencyCollector(Inputs);
+  if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred())
+    return false;
+  Read = Inputs->getDependencies();
+  return true;
+}
+
+bool addCacheEntry(
+    llvm::StringRef Entry,
+    llvm::function_ref<bool(llvm::StringRef Temp, CacheSidecars &Sidecars)>
+        Build) {
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Entry + "-%%%%%%%%.tmp", FD, Temp))
+    return false;
+  ::close(FD);
+  llvm::sys::RemoveFileOnSignal(Temp);
+  CacheSidecars Sidecars;
+  bool Ok = Build(Temp, Sidecars);
+  for (const auto &[Extension, Contents] : Sidecars)
+    Ok = Ok && writeCacheFile(cacheSidecar(Entry, Extension), Contents);
+  Ok = Ok && !llvm::sys::fs::rename(Temp, Entry);
+  if (!Ok)
+    llvm::sys::fs::remove(Temp);
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  return Ok;
 }
 
 } // namespace distwar

@@ -14,10 +14,19 @@
 
 #include "clang/Frontend/Utils.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
+
+namespace clang {
+class CompilerInvocation;
+class FrontendAction;
+} // namespace clang
 
 namespace distwar {
 
@@ -55,6 +64,25 @@ void evictOldCacheEntries(llvm::StringRef Dir, llvm::StringRef Prefix,
 class CacheInputCollector : public clang::DependencyCollector {
   bool needSystemDependencies() override { return true; }
 };
+
+/// Runs \p Action, the precompiled header build of \p Inv, with Clang's
+/// diagnostics ignored; false when it reports an error. \p Read: every file
+/// the build read.
+bool buildCacheEntry(std::shared_ptr<clang::CompilerInvocation> Inv,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     clang::FrontendAction &Action,
+                     std::vector<std::string> &Read);
+
+/// (extension, contents) of the files next to an entry.
+using CacheSidecars = std::vector<std::pair<std::string, std::string>>;
+
+/// Adds the entry \p Entry: \p Build writes it to the temporary path it is
+/// given and names its sidecars, which are written first, so that a reader
+/// that finds the entry finds them; false when any step fails.
+bool addCacheEntry(
+    llvm::StringRef Entry,
+    llvm::function_ref<bool(llvm::StringRef Temp, CacheSidecars &Sidecars)>
+        Build);
 
 } // namespace distwar
 

@@ -146,19 +146,11 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
   PP.Includes.resize(Count);
   PP.ImplicitPCHInclude.clear();
 
-  CompilerInstance CI(std::move(PchInv));
-  CI.setVirtualFileSystem(FS);
-  CI.createFileManager();
-  IgnoringDiagConsumer Ignore;
-  CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
-  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
-  CI.createSourceManager();
-  auto Inputs = std::make_shared<CacheInputCollector>();
-  CI.addDependencyCollector(Inputs);
   BuildAction Action(Names);
-  if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred())
+  std::vector<std::string> Read;
+  if (!buildCacheEntry(std::move(PchInv), FS, Action, Read))
     return false;
-  Manifest = cacheManifest(Inputs->getDependencies(), *FS);
+  Manifest = cacheManifest(Read, *FS);
   return !Manifest.empty();
 }
 
@@ -166,22 +158,13 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
 static bool addEntry(const CompilerInvocation &Inv, size_t Count,
                      llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Pch,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Pch + "-%%%%%%%%.tmp", FD, Temp))
-    return false;
-  ::close(FD);
-  llvm::sys::RemoveFileOnSignal(Temp);
-  std::string Manifest, Names;
-  // The sidecars go first: a reader that finds the header finds them.
-  bool Ok = build(Inv, Count, Hoisted, Temp, Manifest, Names, FS) &&
-            writeCacheFile(cacheSidecar(Pch, "names"), Names) &&
-            writeCacheFile(cacheSidecar(Pch, "inputs"), Manifest) &&
-            !llvm::sys::fs::rename(Temp, Pch);
-  if (!Ok)
-    llvm::sys::fs::remove(Temp);
-  llvm::sys::DontRemoveFileOnSignal(Temp);
-  return Ok;
+  return addCacheEntry(Pch, [&](llvm::StringRef Temp, CacheSidecars &Out) {
+    std::string Manifest, Names;
+    if (!build(Inv, Count, Hoisted, Temp, Manifest, Names, FS))
+      return false;
+    Out = {{"names", std::move(Names)}, {"inputs", std::move(Manifest)}};
+    return true;
+  });
 }
 
 /// What the entry's hoisted headers spell, or null when it hoists none.

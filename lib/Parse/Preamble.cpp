@@ -287,21 +287,12 @@ static bool buildPreamble(const CompilerInvocation &Inv,
       MainPath,
       llvm::MemoryBuffer::getMemBufferCopy(PreambleText, MainPath).release());
 
-  CompilerInstance CI(std::move(PchInv));
-  CI.setVirtualFileSystem(FS);
-  CI.createFileManager();
-  IgnoringDiagConsumer Ignore;
-  CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
-  CI.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
-  CI.createSourceManager();
-  auto Inputs = std::make_shared<CacheInputCollector>();
-  CI.addDependencyCollector(Inputs);
   PreambleBuildAction Action(Inclusions);
-  if (!CI.ExecuteAction(Action) || CI.getDiagnostics().hasErrorOccurred() ||
-      Action.Unwritable)
+  std::vector<std::string> All;
+  if (!buildCacheEntry(std::move(PchInv), FS, Action, All) || Action.Unwritable)
     return false;
   std::vector<std::string> Read;
-  for (llvm::StringRef F : Inputs->getDependencies())
+  for (llvm::StringRef F : All)
     if (F != MainPath && !isFrontEndFile(F))
       Read.push_back(F.str());
   Manifest = cacheManifest(Read, *FS);
@@ -313,23 +304,15 @@ static bool
 addPreambleEntry(const CompilerInvocation &Inv, llvm::StringRef MainPath,
                  llvm::StringRef PreambleText, llvm::StringRef Pch,
                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Pch + "-%%%%%%%%.tmp", FD, Temp))
-    return false;
-  ::close(FD);
-  llvm::sys::RemoveFileOnSignal(Temp);
-  std::string Manifest, Inclusions;
-  // The sidecars go first: a reader that finds the entry finds them.
-  bool Ok = buildPreamble(Inv, MainPath, PreambleText, Temp, Manifest,
-                          Inclusions, FS) &&
-            writeCacheFile(cacheSidecar(Pch, "includes"), Inclusions) &&
-            writeCacheFile(cacheSidecar(Pch, "inputs"), Manifest) &&
-            !llvm::sys::fs::rename(Temp, Pch);
-  if (!Ok)
-    llvm::sys::fs::remove(Temp);
-  llvm::sys::DontRemoveFileOnSignal(Temp);
-  return Ok;
+  return addCacheEntry(Pch, [&](llvm::StringRef Temp, CacheSidecars &Out) {
+    std::string Manifest, Inclusions;
+    if (!buildPreamble(Inv, MainPath, PreambleText, Temp, Manifest, Inclusions,
+                       FS))
+      return false;
+    Out = {{"includes", std::move(Inclusions)},
+           {"inputs", std::move(Manifest)}};
+    return true;
+  });
 }
 
 /// The inclusions of a valid entry \p Pch, or nullopt.
