@@ -19,16 +19,6 @@ namespace distwar {
 
 namespace {
 
-bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
-  QualType T = Key->getType();
-  if (T->isDependentType())
-    return true;
-  if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
-    return false;
-  uint64_t Bits = Ctx.getTypeSize(T);
-  return Bits == 32 || Bits == 64;
-}
-
 class AddressDecomposer {
 public:
   AddressDecomposer(AtomicSite &Site, const FunctionDecl *Function,
@@ -62,6 +52,7 @@ private:
   bool mentionsLoopVariable(const Expr *E) const;
   void keyByPointer(const DeclRefExpr *Ref);
   void keyByBuffer(const Expr *Base);
+  void keyByUniformBuffer(const Expr *Base);
   const ForStmt *enclosingLoopOf(const VarDecl *V) const;
 
   AtomicSite &Site;
@@ -185,6 +176,9 @@ void AddressDecomposer::checkKey(const Expr *Base, const VarDecl *Buffer,
   }
   if (!Buffers.isUniform(Buffer, Field, NestedField, Function))
     keyByBuffer(Base->IgnoreParenImpCasts());
+  else if (Site.Key && !Site.KeyIsBuffer && !Site.Channel &&
+           isCompileTimeConstant(Site.Key, Ctx))
+    keyByUniformBuffer(Base);
   else if (!Site.KeyIsBuffer && !isIntegralKey(Site.Key, Ctx))
     Site.Why = Reason::KeyNotIntegral;
   else if (keyHasSideEffects(Site.Key, Ctx))
@@ -418,6 +412,21 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
   Site.Key = Base;
   Site.KeyText = sourceText(Base, Ctx);
   Site.KeyIsBuffer = true;
+}
+
+/// A constant element of a buffer the same in every lane (a pose's twelve
+/// entries, a __shared__ accumulator): keyed by the buffer (an array's
+/// decay), the index a field; a uniform address (AtomicSite).
+void AddressDecomposer::keyByUniformBuffer(const Expr *Base) {
+  const Expr *Key = Base->IgnoreParens();
+  std::string Index = sourceText(Site.Key, Ctx), Text = sourceText(Key, Ctx);
+  if (!Key->getType()->isDependentType() && Key->getType()->isPointerType() &&
+      !Index.empty() && !Text.empty()) {
+    Site.FieldText = "[" + Index + "]" + Site.FieldText;
+    Site.Key = Key;
+    Site.KeyText = Text;
+    Site.KeyIsBuffer = Site.AddressIsUniform = true;
+  }
 }
 
 /// A per-lane base indexed by the variable of a loop whose trip count is

@@ -206,7 +206,11 @@ std::vector<SiteGroup> groupSites(ASTContext &Ctx,
     if (S.Why != Reason::None)
       continue;
     llvm::FoldingSetNodeID Id;
-    profileGroupKey(S.Key, Id, Ctx);
+    // Uniform addresses meet in one group whatever their buffers.
+    if (S.AddressIsUniform)
+      Id.AddString("uniform address");
+    else
+      profileGroupKey(S.Key, Id, Ctx);
     // A key read as a buffer pointer or a whole address names something else
     // than the same expression read as an index.
     Id.AddBoolean(S.KeyIsBuffer);

@@ -105,4 +105,16 @@ TEST(Uniformity, LocalsOfGridUniformValuesAreGridUniform) {
   EXPECT_FALSE(gridUniformInit(P, "k", "viaAliased"));
 }
 
+TEST(Uniformity, ASharedArraysAddressIsUniform) {
+  Parsed P = parse(R"cu(
+    __global__ void k(const float *x, int n) {
+      __shared__ float acc[2];
+      for (int j = 0; j < n; j++)
+        atomicAdd(&acc[1], x[j]);
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 1u);
+  EXPECT_TRUE(P.Sites[0].AddressIsUniform);
+  EXPECT_EQ(classifyFirstKey(P), KeyUniformity::Uniform);
+}
+
 } // namespace
