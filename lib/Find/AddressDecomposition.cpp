@@ -8,6 +8,7 @@
 #include "Analysis/Uniformity.h"
 #include "Analysis/VarWrites.h"
 #include "Find/AddressParts.h"
+#include "Find/LocalPointers.h"
 #include "Find/OpaqueKeys.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -75,13 +76,16 @@ void AddressDecomposer::decompose() {
   } else if (const auto *Ref = dyn_cast<DeclRefExpr>(Addr);
              Ref && Ref->getType()->isPointerType() &&
              isa<VarDecl>(Ref->getDecl())) {
-    keyByPointer(Ref);
-    return;
+    Parts.Base = Ref;
+    if (!forwardLocalPointer(Parts, Function, Buffers))
+      return keyByPointer(Ref);
   } else if (sumOperands(Addr)) {
     splitPointerSum(Addr, Parts);
   }
   if (Parts.Index)
     flattenSum(Parts.Index, Parts.IndexTerms);
+  if (!Parts.IndexTerms.empty())
+    forwardLocalPointer(Parts, Function, Buffers);
   if (Parts.Base && !Parts.IndexTerms.empty() && !Parts.Index)
     Parts.Index = Parts.IndexTerms.front();
   if (!Parts.Base || !Parts.Index) {
