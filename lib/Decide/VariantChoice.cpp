@@ -275,9 +275,38 @@ static void planIteration(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       Decisions[I].Kind = GroupVariant::Serial;
 }
 
+/// A group of uniform addresses (Find's AddressIsUniform: one batch
+/// whatever their buffers) that cannot be deferred as a whole becomes one
+/// group per site, as each element was before such groups: a call between
+/// two camera gradients then stops neither.
+static void splitUnsafeUniformGroups(ASTContext &Ctx,
+                                     const std::vector<AtomicSite> &Sites,
+                                     std::vector<SiteGroup> &Groups) {
+  bool Split = false;
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    const SiteGroup &G = Groups[I];
+    if (G.Sites.size() < 2 || !Sites[G.Sites.front()].AddressIsUniform ||
+        checkGroupSafety(Ctx, Sites, G) == Reason::None)
+      continue;
+    std::vector<SiteGroup> Parts;
+    for (size_t S : G.Sites)
+      Parts.push_back(singleSiteGroup(Ctx, Sites, S));
+    Groups.erase(Groups.begin() + I);
+    Groups.insert(Groups.begin() + I, Parts.begin(), Parts.end());
+    I += Parts.size() - 1;
+    Split = true;
+  }
+  // Groups stay in source order of their first site.
+  if (Split)
+    llvm::stable_sort(Groups, [](const SiteGroup &A, const SiteGroup &B) {
+      return A.Sites.front() < B.Sites.front();
+    });
+}
+
 std::vector<VariantDecision>
 chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                std::vector<SiteGroup> &Groups, Variant V) {
+  splitUnsafeUniformGroups(Ctx, Sites, Groups);
   std::vector<VariantDecision> Decisions(Groups.size());
   std::vector<bool> Wants(Groups.size(), false);
   std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);

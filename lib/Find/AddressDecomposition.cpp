@@ -424,8 +424,10 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
 void AddressDecomposer::keyByUniformBuffer(const Expr *Base) {
   const Expr *Key = Base->IgnoreParens();
   std::string Index = sourceText(Site.Key, Ctx), Text = sourceText(Key, Ctx);
+  // Only a whole index (`buf[2].x`, not `buf[k * 6 + 5]` of a constant k).
   if (!Key->getType()->isDependentType() && Key->getType()->isPointerType() &&
-      !Index.empty() && !Text.empty()) {
+      !Index.empty() && !Text.empty() &&
+      llvm::StringRef(Site.FieldText).take_front(1) != "[") {
     Site.FieldText = "[" + Index + "]" + Site.FieldText;
     Site.Key = Key;
     Site.KeyText = Text;

@@ -195,6 +195,23 @@ static void sortVaryingSites(ASTContext &Ctx, SiteGroup &G,
   sortVaryingSites(Ctx, G, Sites);
 }
 
+SiteGroup singleSiteGroup(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                          size_t I) {
+  SiteGroup G;
+  G.Sites.push_back(I);
+  G.Function = Sites[I].Function;
+  assignScope(G, Sites);
+  if (!G.Scope)
+    return G;
+  // As sortVaryingSites keeps a group's only site.
+  UniformityAnalysis U(Ctx, G.Function);
+  bool Other = false, Plain = true;
+  auto Ifs = varyingConditions(Sites[I], G.Scope, U, Other, Plain);
+  if (!Other && Plain)
+    G.LaneIfs.assign(Ifs.begin(), Ifs.end());
+  return G;
+}
+
 std::vector<SiteGroup> groupSites(ASTContext &Ctx,
                                   std::vector<AtomicSite> &Sites) {
   using GroupKey = std::tuple<const Stmt *, unsigned, std::string>;

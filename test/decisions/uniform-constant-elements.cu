@@ -53,7 +53,7 @@ __global__ void camera(float *dL_dintr, float *dL_dpose,
 // CHECK: distwar_batch0.set(1, &gb[0], 2.f * v);
 // CHECK: distwar_batch0.set(2, &ga[1], 3.f * v);
 // CHECK-NOT: distwar_batch1
-// CHECK-LABEL: __global__ void dependent(
+// CHECK-LABEL: __global__ void between(
 __global__ void sameIndex(float *ga, float *gb, const float *__restrict__ x,
                           int n) {
   for (int j = 0; j < n; j++) {
@@ -62,6 +62,26 @@ __global__ void sameIndex(float *ga, float *gb, const float *__restrict__ x,
     atomicAdd(&gb[0], 2.f * v);
     atomicAdd(&ga[1], 3.f * v);
   }
+}
+
+// A call that may write memory between two elements: the batch of the
+// whole would be deferred past it, so each element keeps a group of its own
+// (as before such batches).
+// REPORT-DAG: group between#0: batched (butterfly-uniform) key=ga type=float sites=1 slots=1
+// REPORT-DAG: group between#1: batched (butterfly-uniform) key=gb type=float sites=1 slots=1
+// CHECK: distwar_batch0.set(0, &ga[0], x[i]);
+// CHECK: record(log, x[i]);
+// CHECK: distwar_batch1.set(0, &gb[1], x[i]);
+// CHECK-LABEL: __global__ void dependent(
+__device__ void record(float *log, float v) { log[threadIdx.x] = v; }
+__global__ void between(float *ga, float *gb, float *log,
+                        const float *__restrict__ x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  atomicAdd(&ga[0], x[i]);
+  record(log, x[i]);
+  atomicAdd(&gb[1], x[i]);
 }
 
 // A buffer that is a template's `scalar_t *` keeps one group per element:
