@@ -15,7 +15,8 @@
 //     (uniform-constant-elements.cu) -> butterfly-uniform, one batch each
 //     for the loop and the straight-line adds
 //   gridUniformLocal: a field under `if (c_num > 3)`, c_num = min(CNum, C)
-//     (grid-uniform-locals.cu) -> butterfly-uniform, the field tracked
+//     (grid-uniform-locals.cu) -> butterfly (the key is only likely
+//     uniform), the field tracked
 //   templateContinues: 3DGS-like, C = 3 channels a template parameter, a
 //     continue between colour and geometry (continue-template-channels.cu)
 //     -> butterfly-uniform, one batch of C + 3 slots
