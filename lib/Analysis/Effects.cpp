@@ -2,6 +2,7 @@
 
 #include "Analysis/Effects.h"
 #include "Analysis/EffectsInternal.h"
+#include "Analysis/ObjectStorage.h"
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/ASTContext.h"
@@ -36,36 +37,6 @@ private:
   llvm::function_ref<bool(const Stmt *)> Visit;
 };
 
-/// What one translation unit's analysis remembers; cleared by EffectsScope.
-llvm::DenseMap<const FunctionDecl *, CallEffects> &calleeCache() {
-  static llvm::DenseMap<const FunctionDecl *, CallEffects> Cache;
-  return Cache;
-}
-
-/// Summaries of bodies at a call depth (the depth decides where the walk
-/// stops) whose walk cut short no recursion into a function entered before
-/// the body: those do not depend on which callers are being summarised, and
-/// a body many calls reach is walked once per depth instead of once per
-/// path to it.
-llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, CallEffects> &
-bodyCache() {
-  static llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, CallEffects>
-      Cache;
-  return Cache;
-}
-
-/// The bodies being walked: the nesting level at which each was entered,
-/// and the lowest level a recursion cut short in the current walk reached.
-struct WalkLevels {
-  unsigned Level = 0;
-  unsigned LowestCut = UINT_MAX;
-  llvm::DenseMap<const FunctionDecl *, unsigned> Entered;
-};
-WalkLevels &walkLevels() {
-  static WalkLevels Levels;
-  return Levels;
-}
-
 bool isLaunchIndex(const VarDecl *V) {
   return V->hasGlobalStorage() && V->getIdentifier() &&
          llvm::is_contained(
@@ -91,6 +62,20 @@ bool isLibraryFunction(const FunctionDecl *FD) {
   return SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
 }
 
+/// `assert`'s failure handler (CUDA's `__assertfail`, the C library's
+/// `__assert_fail` as CUDA declares it for the device): it reports and
+/// traps, writing no memory the program reads and waiting for no other
+/// thread. Other library functions may (a shuffle takes only values).
+bool isAssertFailure(const FunctionDecl *FD) {
+  return FD->getIdentifier() && !FD->isVariadic() &&
+         llvm::is_contained({"__assert_fail", "__assertfail"}, FD->getName()) &&
+         llvm::all_of(FD->parameters(), [](const ParmVarDecl *P) {
+           QualType T = P->getType();
+           return !T->isReferenceType() &&
+                  (!T->isPointerType() || T->getPointeeType().isConstQualified());
+         });
+}
+
 /// What a library function does (see isLibraryFunction), from the
 /// compiler's own table where it is a builtin.
 CallEffects libraryEffects(const FunctionDecl *FD) {
@@ -100,7 +85,10 @@ CallEffects libraryEffects(const FunctionDecl *FD) {
     const Builtin::Context &Info = FD->getASTContext().BuiltinInfo;
     E.WritesMemory = !Info.isConst(ID) && !Info.isPure(ID);
     E.ReadsMemory = !Info.isConst(ID);
+  } else {
+    E.WritesMemory = !isAssertFailure(FD);
   }
+  E.WritesBeyondObject = E.WritesMemory;
   // The special registers: the thread's index, lane, clock.
   E.ReadsLane = FD->getIdentifier() &&
                 FD->getName().starts_with("__nvvm_read_ptx_sreg_");
@@ -111,6 +99,7 @@ CallEffects libraryEffects(const FunctionDecl *FD) {
 void unite(CallEffects &Into, const CallEffects &E) {
   Into.Opaque |= E.Opaque;
   Into.WritesMemory |= E.WritesMemory;
+  Into.WritesBeyondObject |= E.WritesBeyondObject;
   llvm::append_range(Into.WritesBeyondParameters, E.WritesBeyondParameters);
   Into.ReadsMemory |= E.ReadsMemory;
   Into.ReadsBeyondParameters |= E.ReadsBeyondParameters;
@@ -187,8 +176,9 @@ private:
   void noteLoad(const Expr *Pointer);
   void noteStore(const Expr *Target);
   void noteCall(const CallExpr *Call, const CallEffects &Callee);
+  bool writesOwnLocal(const CallExpr *Call, const CallEffects &Callee) const;
   bool isOwnPointerParameter(const Expr *Pointer) const;
-  void merge(const CallEffects &Callee);
+  void merge(const CallEffects &Callee, bool Writes = true);
 
   const FunctionDecl *Owner;
   bool OwnObject;
@@ -221,7 +211,7 @@ CallEffects effectsAt(const FunctionDecl *FD, unsigned Depth,
   WalkLevels &W = walkLevels();
   if (Active.contains(Def)) {
     W.LowestCut = std::min(W.LowestCut, W.Entered.lookup(Def));
-    E.WritesMemory = E.ReadsMemory = true;
+    E.WritesMemory = E.WritesBeyondObject = E.ReadsMemory = true;
     return E;
   }
   if (auto It = bodyCache().find({Def, Depth}); It != bodyCache().end())
@@ -251,13 +241,16 @@ CallEffects effectsAt(const FunctionDecl *FD, unsigned Depth,
   return E;
 }
 
-void BodySummary::merge(const CallEffects &Callee) {
+void BodySummary::merge(const CallEffects &Callee, bool Writes) {
   // What the callee did through its arguments, this body did through
   // whatever it passed: anything, to its own callers.
   Out.Opaque |= Callee.Opaque;
-  Out.WritesMemory |= Callee.WritesMemory;
-  llvm::append_range(Out.WritesBeyondParameters,
-                     Callee.WritesBeyondParameters);
+  if (Writes) {
+    Out.WritesMemory |= Callee.WritesMemory;
+    Out.WritesBeyondObject |= Callee.WritesBeyondObject;
+    llvm::append_range(Out.WritesBeyondParameters,
+                       Callee.WritesBeyondParameters);
+  }
   Out.ReadsMemory |= Callee.ReadsMemory;
   Out.ReadsBeyondParameters |= Callee.ReadsBeyondParameters;
   Out.ReadsLane |= Callee.ReadsLane;
@@ -271,8 +264,26 @@ void BodySummary::merge(const CallEffects &Callee) {
       Out.OuterWrites.insert(V);
 }
 
+/// Whether \p Call, a method writing only its own object, is called on a
+/// local of this body (held by value): what it writes dies with the frame.
+bool BodySummary::writesOwnLocal(const CallExpr *Call,
+                                 const CallEffects &Callee) const {
+  const Expr *Object = Call ? callObject(Call) : nullptr;
+  const VarDecl *Root = Object ? objectStorageRoot(Object) : nullptr;
+  return Callee.WritesMemory && Callee.writesOnlyObject() && Root &&
+         isOwnVariable(Root, Owner) && !Root->isStaticLocal() &&
+         !Root->hasAttr<CUDASharedAttr>();
+}
+
 void BodySummary::noteCall(const CallExpr *Call, const CallEffects &Callee) {
-  merge(Callee);
+  const bool OwnLocal = writesOwnLocal(Call, Callee);
+  merge(Callee, /*Writes=*/!OwnLocal);
+  // A method writing its object, called on anything but this body's own
+  // object, writes beyond this body's object.
+  const Expr *Object = Call ? callObject(Call) : nullptr;
+  if (Callee.WritesMemory && !OwnLocal &&
+      !(Object && isOwnObjectStorage(Object, Owner)))
+    Out.WritesBeyondObject = true;
   // What the callee writes through its arguments, this body writes through
   // what it passed: within its own parameters only if that is where they
   // point.
@@ -321,7 +332,11 @@ void BodySummary::noteRead(const VarDecl *V) {
 /// arguments only when it is one of the function's own pointer parameters.
 void BodySummary::noteLoad(const Expr *Pointer) {
   Out.ReadsMemory = true;
-  if (!isOwnPointerParameter(Pointer))
+  // `*this`: the object the call names, which its caller reads as it
+  // names it (as a member read through `this` is). Not `*this->p`.
+  const bool ThisObject = isa<CXXThisExpr>(Pointer->IgnoreParenImpCasts()) &&
+                         isOwnObjectStorage(Pointer, Owner);
+  if (!isOwnPointerParameter(Pointer) && !ThisObject)
     Out.ReadsBeyondParameters = true;
 }
 
@@ -351,8 +366,9 @@ bool BodySummary::isOwnPointerParameter(const Expr *Pointer) const {
 
 void BodySummary::noteStore(const Expr *Target) {
   const Expr *E = Target->IgnoreParenCasts();
-  if (const VarDecl *Root = storageRoot(E);
-      Root && !Root->getType()->isReferenceType() && !Root->isStaticLocal() &&
+  // `m[1][2] = x` of a local matrix is a store into the local too.
+  const VarDecl *Root = storageRoot(E) ? storageRoot(E) : objectStorageRoot(E);
+  if (Root && !Root->getType()->isReferenceType() && !Root->isStaticLocal() &&
       !Root->hasAttr<CUDASharedAttr>()) {
     if (isOwnVariable(Root, Owner))
       return;
@@ -366,6 +382,8 @@ void BodySummary::noteStore(const Expr *Target) {
       isa<FieldDecl>(ME->getMemberDecl()) && !ME->getType()->isReferenceType())
     return;
   Out.WritesMemory = true;
+  // A method's store into its own object: its caller decides whose that is.
+  Out.WritesBeyondObject |= !isOwnObjectStorage(E, Owner);
   const Expr *Pointer = loadedPointer(E);
   if (!Pointer || !isOwnPointerParameter(Pointer))
     Out.WritesBeyondParameters.push_back(E->getType());
@@ -407,16 +425,6 @@ void BodySummary::visit(const Stmt *S) {
 
 } // namespace
 
-llvm::DenseMap<const VarDecl *, bool> &escapeCache() {
-  static llvm::DenseMap<const VarDecl *, bool> Cache;
-  return Cache;
-}
-
-unsigned &scopeDepth() {
-  static unsigned Depth = 0;
-  return Depth;
-}
-
 CallEffects effectsOfCallee(const FunctionDecl *FD) {
   if (auto It = calleeCache().find(FD); It != calleeCache().end())
     return It->second;
@@ -425,7 +433,7 @@ CallEffects effectsOfCallee(const FunctionDecl *FD) {
   static llvm::SmallPtrSet<const FunctionDecl *, 8> InProgress;
   if (FD && !InProgress.insert(FD).second) {
     CallEffects E;
-    E.WritesMemory = E.ReadsMemory = true;
+    E.WritesMemory = E.WritesBeyondObject = E.ReadsMemory = true;
     return E;
   }
   llvm::SmallPtrSet<const FunctionDecl *, 8> Active;
@@ -476,18 +484,5 @@ bool forEachStmt(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Visit) {
   return StmtWalker(Visit).TraverseStmt(const_cast<Stmt *>(S));
 }
 
-EffectsScope::EffectsScope() {
-  assert(!scopeDepth() && "one translation unit's scope at a time");
-  ++scopeDepth();
-  escapeCache().clear();
-  calleeCache().clear();
-  bodyCache().clear();
-}
-EffectsScope::~EffectsScope() {
-  --scopeDepth();
-  escapeCache().clear();
-  calleeCache().clear();
-  bodyCache().clear();
-}
 
 } // namespace distwar

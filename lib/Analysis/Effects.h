@@ -9,7 +9,8 @@
 // Calls are followed into their bodies (lambdas with their captures,
 // `__device__` functions, methods and operators, templates as instantiated)
 // to a bounded depth. A library function with no visible body (a builtin,
-// CUDA's atomics, printf) reaches only what its arguments point to. A
+// CUDA's atomics, printf) reaches only what its arguments point to;
+// `assert`'s failure handler writes nothing. A
 // lambda's body names its captures by the enclosing
 // function's own declarations, so a lambda that changes a captured key is
 // seen changing that key at every call. A user's function with no visible
@@ -46,6 +47,9 @@ struct CallEffects {
   /// a reference, into a global, into its object's members (but for a
   /// constructor's own object).
   bool WritesMemory = false;
+  /// A store counted in WritesMemory that is not into the members of the
+  /// method's own object (`*this`): see writesOnlyObject().
+  bool WritesBeyondObject = false;
   /// A load through a pointer or a reference, or of a global that device
   /// code may change.
   bool ReadsMemory = false;
@@ -69,6 +73,12 @@ struct CallEffects {
   /// Writes nothing its caller can see and does not synchronise.
   bool isPure() const {
     return !Opaque && !WritesMemory && OuterWrites.empty();
+  }
+  /// Writes nothing its caller can see but the members of the object it is
+  /// called on (`v -= w`), and does not synchronise: a call on the caller's
+  /// own local changes only that local.
+  bool writesOnlyObject() const {
+    return !Opaque && !WritesBeyondObject && OuterWrites.empty();
   }
   /// Moreover computes its result from its arguments and object alone.
   bool readsOnlyArguments() const {

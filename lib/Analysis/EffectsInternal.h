@@ -10,15 +10,39 @@
 #ifndef DISTWAR_ANALYSIS_EFFECTSINTERNAL_H
 #define DISTWAR_ANALYSIS_EFFECTSINTERNAL_H
 
+#include "Analysis/Effects.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/DenseMap.h"
+#include <climits>
+#include <utility>
 
 namespace clang {
 class ASTContext;
 } // namespace clang
 
 namespace distwar {
+
+/// What a function's call does, remembered for one translation unit;
+/// cleared by EffectsScope (as are the caches below).
+llvm::DenseMap<const clang::FunctionDecl *, CallEffects> &calleeCache();
+
+/// Summaries of bodies at a call depth (the depth decides where the walk
+/// stops) whose walk cut short no recursion into a function entered before
+/// the body: those do not depend on which callers are being summarised, and
+/// a body many calls reach is walked once per depth instead of once per
+/// path to it.
+llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, CallEffects> &
+bodyCache();
+
+/// The bodies being walked: the nesting level at which each was entered,
+/// and the lowest level a recursion cut short in the current walk reached.
+struct WalkLevels {
+  unsigned Level = 0;
+  unsigned LowestCut = UINT_MAX;
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Entered;
+};
+WalkLevels &walkLevels();
 
 /// Whether a variable escapes, remembered for one translation unit;
 /// cleared by EffectsScope.

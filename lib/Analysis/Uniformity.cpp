@@ -143,9 +143,10 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
       return unchangedKernelParameter(P);
     if (const auto *V = dyn_cast<VarDecl>(D))
-      return V->hasGlobalStorage() && !V->isLocalVarDecl() &&
-             (V->hasAttr<CUDAConstantAttr>() ||
-              V->getType().isConstQualified());
+      return V->hasGlobalStorage() && !V->isLocalVarDecl()
+                 ? V->hasAttr<CUDAConstantAttr>() ||
+                       V->getType().isConstQualified()
+                 : gridUniformLocal(V);
     return false;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
@@ -179,6 +180,21 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
                         [&](const Expr *A) { return isGridUniform(A); });
   }
   return false;
+}
+
+/// A local of this function that nothing writes after its initialiser
+/// (`const int c_num = min(CNum, C);`), initialised from grid-uniform
+/// values: every thread computes the same value.
+bool UniformityAnalysis::gridUniformLocal(const VarDecl *V) {
+  if (!V->isLocalVarDecl() || V->hasGlobalStorage() ||
+      V->getType()->isReferenceType() || !V->getInit() ||
+      V->getParentFunctionOrMethod() != F || !F->getBody() ||
+      !GridInProgress.insert(V).second)
+    return false;
+  bool Ok = !findWrite(F->getBody(), V, /*Through=*/true) &&
+            isGridUniform(V->getInit());
+  GridInProgress.erase(V);
+  return Ok;
 }
 
 bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
@@ -312,8 +328,16 @@ bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {
   if (!E)
     return false;
   E = E->IgnoreParens();
-  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
+    // An array's address: one object for the block (__shared__) or the
+    // program (static), never the thread's own.
+    const auto *DRE = dyn_cast<DeclRefExpr>(ICE->getSubExpr()->IgnoreParens());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (ICE->getCastKind() == CK_ArrayToPointerDecay && V &&
+        V->hasGlobalStorage())
+      return true;
     return isUniform(ICE->getSubExpr(), TrustLoads);
+  }
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr,
           CXXNullPtrLiteralExpr, CharacterLiteral, StringLiteral,
           UnaryExprOrTypeTraitExpr, SizeOfPackExpr>(E))

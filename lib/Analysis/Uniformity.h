@@ -45,8 +45,9 @@ public:
   /// a uniform address counts as uniform.
   bool isUniform(const clang::Expr *E, bool TrustLoads = false);
 
-  /// True when \p E reads only kernel parameters and constants (the same value
-  /// in every thread of the grid).
+  /// True when \p E reads only kernel parameters, constants and locals that
+  /// are never changed after being initialised from such values (the same
+  /// value in every thread of the grid).
   bool isGridUniform(const clang::Expr *E);
 
   /// True when every statement enclosing \p S up to the function body runs
@@ -74,6 +75,7 @@ private:
                       const clang::Stmt *Body, const clang::Stmt *Inc,
                       const clang::Stmt *Child,
                       const clang::Stmt *ContinuesAllowedIn);
+  bool gridUniformLocal(const clang::VarDecl *V);
   bool uniformVar(const clang::VarDecl *V, bool TrustLoads);
   bool uniformAccess(const clang::Expr *E, bool TrustLoads);
   bool uniformCall(const clang::Expr *E, bool TrustLoads);
@@ -88,6 +90,7 @@ private:
   llvm::DenseSet<const clang::Expr *> Removed;
   llvm::DenseMap<std::pair<const clang::VarDecl *, unsigned>, bool> VarCache;
   llvm::DenseSet<std::pair<const clang::VarDecl *, unsigned>> InProgress;
+  llvm::DenseSet<const clang::VarDecl *> GridInProgress;
   std::unique_ptr<clang::ParentMap> Parents; ///< over F's body
   bool HasGoto = false;
 };

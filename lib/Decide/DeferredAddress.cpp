@@ -299,6 +299,8 @@ addressBranches(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
     return std::nullopt;
   std::string Body;
   for (const DeferredSlot &Slot : Slots) {
+    if (Slot.SharesEarlier)
+      continue; // the earlier site's branch returns the same address
     const AtomicSite &S = Sites[Slot.Site];
     // The captured key is the first site's: a site whose key is spelled
     // differently (opaque call keys that differ in a constant argument)

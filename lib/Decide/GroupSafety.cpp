@@ -134,6 +134,9 @@ static const Stmt *keyVariableWrite(const std::vector<AtomicSite> &Sites,
                                     const SiteGroup &G, const Stmt *S,
                                     const VarDecl *V) {
   const AtomicSite &First = Sites[G.Sites.front()];
+  // An array's address (a __shared__ buffer as the key) never changes.
+  if (First.KeyIsBuffer && V->getType()->isArrayType())
+    return nullptr;
   const bool StorageOnly =
       First.KeyIsBuffer || (V->getType()->isRecordType() &&
                             readsOnlyScalarMembers(First.Key, V));

@@ -3,6 +3,7 @@
 #include "Decide/RegionChecker.h"
 #include "Analysis/AstQueries.h"
 #include "Analysis/Effects.h"
+#include "Analysis/ObjectStorage.h"
 #include "Analysis/Purity.h"
 #include "Analysis/RunTimeTrip.h"
 #include "Analysis/VarWrites.h"
@@ -218,7 +219,12 @@ bool RegionChecker::visitCall(const CallExpr *Call, bool AddressOfAtomic) {
         visit(Arg, AddressOfAtomic);
     return true;
   }
-  if (!isPureCall(Call)) {
+  // A method that writes only its own object, called on a local (`v -= w`).
+  const Expr *Object = callObject(Call);
+  if (!isPureCall(Call) &&
+      !(Object && Call->getDirectCallee() &&
+        effectsOfCallee(Call->getDirectCallee()).writesOnlyObject() &&
+        isPrivateObject(Object))) {
     fail(Reason::CallBetween, Call, "this call may write memory");
     return true;
   }
@@ -462,12 +468,23 @@ bool RegionChecker::isPureCall(const CallExpr *Call) {
   return false;
 }
 
+/// The storage of a local, a parameter's copy or shared memory, reached
+/// through members, array elements and methods that return their own
+/// storage (`J[0][1]` of a local matrix).
+bool RegionChecker::isPrivateObject(const Expr *E) {
+  const VarDecl *Root = objectStorageRoot(E);
+  return Root && (Root->hasAttr<CUDASharedAttr>() || Root->isLocalVarDecl() ||
+                  isa<ParmVarDecl>(Root));
+}
+
 /// A store into this thread's registers or local arrays, or into shared
 /// memory: neither can alias a global destination buffer.
 bool RegionChecker::isPrivateStore(const Expr *Target) {
   const Expr *E = Target->IgnoreParenCasts();
   const VarDecl *Root = rootVariable(E);
-  if (!Root || Root->getType()->isReferenceType())
+  if (!Root)
+    return isPrivateObject(E);
+  if (Root->getType()->isReferenceType())
     return false;
   if (Root->hasAttr<CUDASharedAttr>())
     return true;

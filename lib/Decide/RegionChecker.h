@@ -63,6 +63,7 @@ private:
   static bool isUnaliased(clang::QualType T);
   static bool isPureCall(const clang::CallExpr *Call);
   static bool isPrivateStore(const clang::Expr *Target);
+  static bool isPrivateObject(const clang::Expr *E);
 
   llvm::DenseSet<const clang::FieldDecl *> Fields;
   llvm::DenseSet<const clang::VarDecl *> Buffers;

@@ -3,6 +3,7 @@
 #include "Decide/VariantChoice.h"
 #include "Analysis/VarWrites.h"
 #include "Decide/GroupSafety.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -52,8 +53,36 @@ static bool isSingleElement(llvm::ArrayRef<AtomicSite> Sites,
          (First.KeyIsBuffer && G.Sites.size() == 1 && !First.Channel);
 }
 
-/// The number of fields \p G's sites add, or nullopt when a channel loop's
-/// trip count is not a constant.
+/// The largest trip count of \p CL over the instantiations of \p F, a
+/// function template, where the loop runs from a constant to one of its
+/// parameters (`ch < C`), or nullopt.
+static std::optional<int64_t> instantiatedTripCount(const ChannelLoop &CL,
+                                                    const FunctionDecl *F,
+                                                    ASTContext &Ctx) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(CL.Upper->IgnoreParenImpCasts());
+  const auto *Parm =
+      Ref ? dyn_cast<NonTypeTemplateParmDecl>(Ref->getDecl()) : nullptr;
+  const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate();
+  Expr::EvalResult L;
+  if (!Parm || !FT || Parm->getDepth() != 0 ||
+      CL.Lower->isValueDependent() || !CL.Lower->EvaluateAsInt(L, Ctx))
+    return std::nullopt;
+  std::optional<int64_t> Most;
+  for (const FunctionDecl *Spec : FT->specializations()) {
+    const TemplateArgumentList *Args = Spec->getTemplateSpecializationArgs();
+    if (!Args || Parm->getIndex() >= Args->size() ||
+        Args->get(Parm->getIndex()).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    int64_t Trip = Args->get(Parm->getIndex()).getAsIntegral().getExtValue() -
+                   L.Val.getInt().getExtValue();
+    Most = std::max(Most.value_or(Trip), Trip);
+  }
+  return Most;
+}
+
+/// The number of fields \p G's sites add (in a template, the most of any
+/// instantiation), or nullopt when a channel loop's trip count is not
+/// known.
 static std::optional<int64_t> fieldCount(ASTContext &Ctx,
                                          const std::vector<AtomicSite> &Sites,
                                          const SiteGroup &G) {
@@ -64,6 +93,8 @@ static std::optional<int64_t> fieldCount(ASTContext &Ctx,
       continue;
     }
     std::optional<int64_t> Trip = constantTripCount(*Sites[I].Channel, Ctx);
+    if (!Trip)
+      Trip = instantiatedTripCount(*Sites[I].Channel, G.Function, Ctx);
     if (!Trip)
       return std::nullopt;
     Count += std::max<int64_t>(0, *Trip);
@@ -244,9 +275,38 @@ static void planIteration(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
       Decisions[I].Kind = GroupVariant::Serial;
 }
 
+/// A group of uniform addresses (Find's AddressIsUniform: one batch
+/// whatever their buffers) that cannot be deferred as a whole becomes one
+/// group per site, as each element was before such groups: a call between
+/// two camera gradients then stops neither.
+static void splitUnsafeUniformGroups(ASTContext &Ctx,
+                                     const std::vector<AtomicSite> &Sites,
+                                     std::vector<SiteGroup> &Groups) {
+  bool Split = false;
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    const SiteGroup &G = Groups[I];
+    if (G.Sites.size() < 2 || !Sites[G.Sites.front()].AddressIsUniform ||
+        checkGroupSafety(Ctx, Sites, G) == Reason::None)
+      continue;
+    std::vector<SiteGroup> Parts;
+    for (size_t S : G.Sites)
+      Parts.push_back(singleSiteGroup(Ctx, Sites, S));
+    Groups.erase(Groups.begin() + I);
+    Groups.insert(Groups.begin() + I, Parts.begin(), Parts.end());
+    I += Parts.size() - 1;
+    Split = true;
+  }
+  // Groups stay in source order of their first site.
+  if (Split)
+    llvm::stable_sort(Groups, [](const SiteGroup &A, const SiteGroup &B) {
+      return A.Sites.front() < B.Sites.front();
+    });
+}
+
 std::vector<VariantDecision>
 chooseVariants(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                std::vector<SiteGroup> &Groups, Variant V) {
+  splitUnsafeUniformGroups(Ctx, Sites, Groups);
   std::vector<VariantDecision> Decisions(Groups.size());
   std::vector<bool> Wants(Groups.size(), false);
   std::vector<KeyUniformity> Keys(Groups.size(), KeyUniformity::Varying);

@@ -33,7 +33,9 @@ struct VariantDecision {
 };
 
 /// Decides every group of \p Groups (sets Why for those left alone) under the
-/// requested variant \p V (Auto, Butterfly or Serial).
+/// requested variant \p V (Auto, Butterfly or Serial). A group of uniform
+/// addresses that cannot be deferred as a whole is first split into one
+/// group per site.
 std::vector<VariantDecision>
 chooseVariants(clang::ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                std::vector<SiteGroup> &Groups, Variant V);

@@ -57,6 +57,9 @@ std::vector<AdjacentRun> adjacentRuns(ASTContext &Ctx,
                                       const SiteGroup &G,
                                       llvm::ArrayRef<DeferredSlot> Slots) {
   assert(Slots.size() == G.Sites.size() && "one slot per site, in order");
+  // A shared slot breaks the order of slots by site: no runs.
+  if (llvm::any_of(Slots, [](const DeferredSlot &S) { return S.SharesEarlier; }))
+    return {};
   constexpr int64_t kFloat = 4, kVector = 16;
   std::vector<AdjacentRun> Runs;
   if (Sites[G.Sites.front()].TypeText != "float")

@@ -44,6 +44,8 @@ std::string batchType(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   std::optional<size_t> RunStart;
   Presence Run = Presence::Tracked;
   for (size_t K = 0; K <= Slots.size(); ++K) {
+    if (K < Slots.size() && Slots[K].SharesEarlier)
+      continue; // described by the earlier site
     Presence P = PresenceOf(K);
     if (RunStart && P != Run) {
       Type += std::string(Run == Presence::Always ? ", ::distwar::AlwaysSet<"

@@ -8,6 +8,7 @@
 #include "Analysis/Uniformity.h"
 #include "Analysis/VarWrites.h"
 #include "Find/AddressParts.h"
+#include "Find/LocalPointers.h"
 #include "Find/OpaqueKeys.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -18,16 +19,6 @@ using namespace clang;
 namespace distwar {
 
 namespace {
-
-bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
-  QualType T = Key->getType();
-  if (T->isDependentType())
-    return true;
-  if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
-    return false;
-  uint64_t Bits = Ctx.getTypeSize(T);
-  return Bits == 32 || Bits == 64;
-}
 
 class AddressDecomposer {
 public:
@@ -62,6 +53,7 @@ private:
   bool mentionsLoopVariable(const Expr *E) const;
   void keyByPointer(const DeclRefExpr *Ref);
   void keyByBuffer(const Expr *Base);
+  void keyByUniformBuffer(const Expr *Base);
   const ForStmt *enclosingLoopOf(const VarDecl *V) const;
 
   AtomicSite &Site;
@@ -84,13 +76,16 @@ void AddressDecomposer::decompose() {
   } else if (const auto *Ref = dyn_cast<DeclRefExpr>(Addr);
              Ref && Ref->getType()->isPointerType() &&
              isa<VarDecl>(Ref->getDecl())) {
-    keyByPointer(Ref);
-    return;
+    Parts.Base = Ref;
+    if (!forwardLocalPointer(Parts, Function, Buffers))
+      return keyByPointer(Ref);
   } else if (sumOperands(Addr)) {
     splitPointerSum(Addr, Parts);
   }
   if (Parts.Index)
     flattenSum(Parts.Index, Parts.IndexTerms);
+  if (!Parts.IndexTerms.empty())
+    forwardLocalPointer(Parts, Function, Buffers);
   if (Parts.Base && !Parts.IndexTerms.empty() && !Parts.Index)
     Parts.Index = Parts.IndexTerms.front();
   if (!Parts.Base || !Parts.Index) {
@@ -185,6 +180,9 @@ void AddressDecomposer::checkKey(const Expr *Base, const VarDecl *Buffer,
   }
   if (!Buffers.isUniform(Buffer, Field, NestedField, Function))
     keyByBuffer(Base->IgnoreParenImpCasts());
+  else if (Site.Key && !Site.KeyIsBuffer && !Site.Channel &&
+           isCompileTimeConstant(Site.Key, Ctx))
+    keyByUniformBuffer(Base);
   else if (!Site.KeyIsBuffer && !isIntegralKey(Site.Key, Ctx))
     Site.Why = Reason::KeyNotIntegral;
   else if (keyHasSideEffects(Site.Key, Ctx))
@@ -418,6 +416,23 @@ void AddressDecomposer::keyByBuffer(const Expr *Base) {
   Site.Key = Base;
   Site.KeyText = sourceText(Base, Ctx);
   Site.KeyIsBuffer = true;
+}
+
+/// A constant element of a buffer the same in every lane (a pose's twelve
+/// entries, a __shared__ accumulator): keyed by the buffer (an array's
+/// decay), the index a field; a uniform address (AtomicSite).
+void AddressDecomposer::keyByUniformBuffer(const Expr *Base) {
+  const Expr *Key = Base->IgnoreParens();
+  std::string Index = sourceText(Site.Key, Ctx), Text = sourceText(Key, Ctx);
+  // Only a whole index (`buf[2].x`, not `buf[k * 6 + 5]` of a constant k).
+  if (!Key->getType()->isDependentType() && Key->getType()->isPointerType() &&
+      !Index.empty() && !Text.empty() &&
+      llvm::StringRef(Site.FieldText).take_front(1) != "[") {
+    Site.FieldText = "[" + Index + "]" + Site.FieldText;
+    Site.Key = Key;
+    Site.KeyText = Text;
+    Site.KeyIsBuffer = Site.AddressIsUniform = true;
+  }
 }
 
 /// A per-lane base indexed by the variable of a loop whose trip count is

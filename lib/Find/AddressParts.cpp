@@ -2,6 +2,7 @@
 
 #include "Find/AddressParts.h"
 #include "Analysis/Purity.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -51,6 +52,16 @@ const Expr *peelMembers(const Expr *E, std::string &Member) {
       return E;
     }
   }
+}
+
+bool isIntegralKey(const Expr *Key, const ASTContext &Ctx) {
+  QualType T = Key->getType();
+  if (T->isDependentType())
+    return true;
+  if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
+    return false;
+  uint64_t Bits = Ctx.getTypeSize(T);
+  return Bits == 32 || Bits == 64;
 }
 
 void splitPointerSum(const Expr *Addr, AddressParts &Parts) {

@@ -42,6 +42,10 @@ void flattenSum(const clang::Expr *E,
 /// their dependent forms: the member path, and e.
 const clang::Expr *peelMembers(const clang::Expr *E, std::string &Member);
 
+/// Whether \p Key's type can key a group: an integer or enumeration of 4 or
+/// 8 bytes (not bool), or a type not known before instantiation.
+bool isIntegralKey(const clang::Expr *Key, const clang::ASTContext &Ctx);
+
 /// `buf + key * K + c`, in any order: one pointer term, the rest the index
 /// (no base when two terms are pointers).
 void splitPointerSum(const clang::Expr *Addr, AddressParts &Parts);

@@ -96,6 +96,11 @@ struct AtomicSite {
   /// Such a key is also KeyIsBuffer (it changes only with its variables'
   /// storage).
   bool KeyIsAddress = false;
+  /// The whole address is the same in every lane: a constant element of a
+  /// buffer the same in every lane, keyed by that buffer (KeyIsBuffer). The
+  /// sites of one iteration whose addresses are uniform form one group,
+  /// whichever their buffers: a single warp-uniform batch.
+  bool AddressIsUniform = false;
   /// The key is the element's address in a per-lane base (a primitive's
   /// record) indexed by a loop whose trip count is known only at run time
   /// (its channels): `grad_col + c` for `c < n_channels`.

@@ -195,6 +195,23 @@ static void sortVaryingSites(ASTContext &Ctx, SiteGroup &G,
   sortVaryingSites(Ctx, G, Sites);
 }
 
+SiteGroup singleSiteGroup(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
+                          size_t I) {
+  SiteGroup G;
+  G.Sites.push_back(I);
+  G.Function = Sites[I].Function;
+  assignScope(G, Sites);
+  if (!G.Scope)
+    return G;
+  // As sortVaryingSites keeps a group's only site.
+  UniformityAnalysis U(Ctx, G.Function);
+  bool Other = false, Plain = true;
+  auto Ifs = varyingConditions(Sites[I], G.Scope, U, Other, Plain);
+  if (!Other && Plain)
+    G.LaneIfs.assign(Ifs.begin(), Ifs.end());
+  return G;
+}
+
 std::vector<SiteGroup> groupSites(ASTContext &Ctx,
                                   std::vector<AtomicSite> &Sites) {
   using GroupKey = std::tuple<const Stmt *, unsigned, std::string>;
@@ -206,7 +223,11 @@ std::vector<SiteGroup> groupSites(ASTContext &Ctx,
     if (S.Why != Reason::None)
       continue;
     llvm::FoldingSetNodeID Id;
-    profileGroupKey(S.Key, Id, Ctx);
+    // Uniform addresses meet in one group whatever their buffers.
+    if (S.AddressIsUniform)
+      Id.AddString("uniform address");
+    else
+      profileGroupKey(S.Key, Id, Ctx);
     // A key read as a buffer pointer or a whole address names something else
     // than the same expression read as an index.
     Id.AddBoolean(S.KeyIsBuffer);

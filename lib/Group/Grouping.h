@@ -63,6 +63,11 @@ bool isLaneIfAbove(const clang::Stmt *A, const clang::Stmt *Child,
 std::vector<SiteGroup> groupSites(clang::ASTContext &Ctx,
                                   std::vector<AtomicSite> &Sites);
 
+/// The group of site \p I alone, its scope and lane-dependent ifs found as
+/// groupSites finds them for a group of one site.
+SiteGroup singleSiteGroup(clang::ASTContext &Ctx,
+                          const std::vector<AtomicSite> &Sites, size_t I);
+
 /// The loop whose iteration holds \p S (its channel loop excluded), or the
 /// function body.
 const clang::Stmt *iterationOf(const AtomicSite &S);

@@ -27,6 +27,11 @@ struct DeferredSlot {
   std::string Offset;
   std::string Extent;
   std::string Lower;
+  /// The slot is an earlier site's, of the same address in the other arm of
+  /// one `if` (`if (c) add(&g[i], a); else add(&g[i], b);`): every lane sets
+  /// it once, whichever arm it takes. Only that earlier site's entry
+  /// describes the slot.
+  bool SharesEarlier = false;
 };
 
 /// Whether a slot is set whenever the group's key is.

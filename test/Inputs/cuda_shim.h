@@ -69,4 +69,7 @@ __device__ inline float3 make_float3(float x, float y, float z) {
 }
 __device__ void printf_like(const char *);
 
+// What `assert` calls in device code, as CUDA's headers declare it.
+extern "C" __device__ void __assert_fail(const char *, const char *, unsigned,
+                                         const char *);
 #endif

@@ -46,10 +46,11 @@ __global__ void twoBranches(float *dT, float2 *dmean, float *dopac,
   }
 }
 
-// Both branches add to the same fields: each site keeps its own slot.
-// REPORT-DAG: group bothArms#0: batched (butterfly-uniform) key=i type=float sites=4 slots=4
+// Both branches add to the same fields: each field takes one slot, set by
+// every lane (both-arms.cu).
+// REPORT-DAG: group bothArms#0: batched (butterfly-uniform) key=i type=float sites=4 slots=2
 // CHECK-LABEL: __global__ void bothArms(
-// CHECK: ::distwar::Fields<float, 4, ::distwar::LaneSet<0, 4>> distwar_batch0;
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
 __global__ void bothArms(float *ga, float *gb, const float *__restrict__ x,
                          int n) {
   for (int i = 0; i < n; i++) {

@@ -1,16 +1,19 @@
 // A kernel's __shared__ array is one per thread block, so the same for
 // every lane of a warp: adds to it are batched as adds to a kernel's
-// parameter are. Where only the array's size is a template parameter
-// (`__shared__ float acc[N]`), its element type is still known.
+// parameter are, its constant elements one batch keyed by the array
+// (uniform-constant-elements.cu). Where only the array's size is a template
+// parameter (`__shared__ float acc[N]`), its element type is still known;
+// the array is then no key the batch can spell, and each element keeps its
+// own group.
 // RUN: %distwar-rewrite --no-cuda-sdk %s --report --report-file=%t.txt -- %shim > %t.cu
 // RUN: %FileCheck %s < %t.txt
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-// CHECK: 4 atomic site(s), 4 group(s), rewritten
-// CHECK-DAG: batched atomicAdd in moments buffer=acc key=0 {{.*}}type=float
+// CHECK: 4 atomic site(s), 3 group(s), rewritten
+// CHECK-DAG: batched atomicAdd in moments buffer=acc key=acc field=[1] slot=1 type=float
 // CHECK-DAG: batched atomicAdd in momentsOf buffer=acc key=1 {{.*}}type=float
-// CHECK-DAG: group moments#0: batched
+// CHECK-DAG: group moments#0: batched {{.*}}sites=2 slots=2
 // CHECK-DAG: group momentsOf#1: batched
 // CHECK-NOT: DW0036
 // CHECK-NOT: DW0006

@@ -49,6 +49,7 @@
 //     every lane of a warp), one at the loop counter, one at a per-lane key,
 //     copied out after a barrier (decisions/shared-arrays.cu)
 //     -> butterfly-uniform, serial (DW0026 key-varies)
+//   Decisions.cu: the kernels of the batching decisions (its own table)
 //
 // (What the tool reported when this file was written; a build's reports are
 // build/test/gpu/branches/distwar_branches_<variant>.report.json.)
@@ -451,6 +452,9 @@ void launch(dwb::Kernel which, const dwb::Args &a) {
     sharedTables<<<grid, block>>>(a.ga, a.gb, a.x, a.ids, a.n);
     break;
   case dwb::kKernelCount:
+    break;
+  default:
+    launchDecisions(which, a); // Decisions.cu
     break;
   }
 }

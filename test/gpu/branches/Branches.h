@@ -45,7 +45,13 @@ struct Args {
   X(counters)                                                                  \
   X(laneKeysContinue)                                                          \
   X(laneKeysElse)                                                              \
-  X(sharedTables)
+  X(sharedTables)                                                              \
+  X(localObjects)                                                              \
+  X(uniformElements)                                                           \
+  X(gridUniformLocal)                                                          \
+  X(templateContinues)                                                         \
+  X(localPointer)                                                              \
+  X(bothArms)
 
 enum Kernel {
 #define DWB_ENUM(name) k_##name,
@@ -60,6 +66,8 @@ enum Kernel {
 namespace DISTWAR_BRANCHES_NS {
 /// Launches kernel `which` on the default stream (asynchronous).
 void launch(dwb::Kernel which, const dwb::Args &a);
+/// The same for the kernels of Decisions.cu.
+void launchDecisions(dwb::Kernel which, const dwb::Args &a);
 } // namespace DISTWAR_BRANCHES_NS
 #endif
 

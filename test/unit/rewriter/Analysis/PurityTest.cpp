@@ -36,7 +36,7 @@ const char *const PurityCode = R"cu(
     __device__ int byRef(int &x) { x = 1; return x; }
     __device__ int arrayParam(int a[2]) { a[0] = 1; return a[1]; }
     // A constructor stores into the object it builds; a method's stores
-    // into its object are the caller's.
+    // into its object are the caller's (its local's, for scaled).
     __device__ float sideEffect(float *p);
     struct V {
       float x, y;
@@ -52,7 +52,18 @@ const char *const PurityCode = R"cu(
     __device__ float derived(float a) { W w(a); return w.x; }
     __device__ float derivedImpure(float *p) { W w(p, 0); return w.x; }
     __device__ float initialised(float *p) { V v(p); return v.y; }
+    // A method that writes only its object, called on a local: pure; on
+    // what a pointer points to: not.
     __device__ float scaled(float a) { V v(a, a); v.scale(2.f); return v.x; }
+    __device__ float scaledThrough(V *p) { p->scale(2.f); return p->x; }
+    // assert's failure handler writes nothing; a function without a body
+    // may write anything.
+    __device__ float checked(const float *p, int i) {
+      if (i > 3) __assert_fail("i > 3", "t.cu", 1, "checked");
+      return p[i];
+    }
+    __device__ void unknown(const char *);
+    __device__ float logged(float a) { unknown("a"); return a; }
 
     __global__ void k(float *g, float x, int i) {
       float l[4] = {};
@@ -92,7 +103,10 @@ TEST(Purity, Callees) {
                             Expected{"derived", true, true, false},
                             Expected{"derivedImpure", false, false, false},
                             Expected{"initialised", false, false, false},
-                            Expected{"scaled", false, false, false}}) {
+                            Expected{"scaled", true, true, false},
+                            Expected{"scaledThrough", false, false, false},
+                            Expected{"checked", true, false, false},
+                            Expected{"logged", false, false, false}}) {
     const clang::FunctionDecl *FD = function(Ctx, W.Name);
     ASSERT_TRUE(FD) << W.Name;
     EXPECT_EQ(isPureCallee(FD), W.Pure) << W.Name;

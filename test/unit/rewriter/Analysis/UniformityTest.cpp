@@ -72,4 +72,49 @@ TEST(Uniformity, ThreadIndexAndPerLaneLoads) {
   EXPECT_EQ(classifyFirstKey(Counter), KeyUniformity::Varying);
 }
 
+/// The initialiser of local \p Name, judged grid-uniform in \p Function.
+bool gridUniformInit(Parsed &P, llvm::StringRef Function, llvm::StringRef Name) {
+  UniformityAnalysis U(P.context(), function(P.context(), Function));
+  const clang::VarDecl *V = variable(P.context(), Name);
+  return V && V->getInit() && U.isGridUniform(V->getInit());
+}
+
+TEST(Uniformity, LocalsOfGridUniformValuesAreGridUniform) {
+  Parsed P = parse(R"cu(
+    template <int CNum>
+    __global__ void k(float *g, int C, int n) {
+      const int c_num = min(CNum, C);
+      const int both = max(c_num, n) * 2;
+      int changed = C;
+      if (threadIdx.x)
+        changed = 1;
+      const int lane = threadIdx.x;
+      const int perLane = min(lane, C);
+      int viaChanged = changed + 1;
+      int aliased = C;
+      int *p = &aliased;
+      *p = threadIdx.x;
+      int viaAliased = aliased;
+      g[0] = both + perLane + viaChanged + viaAliased;
+    }
+    template __global__ void k<4>(float *, int, int);)cu");
+  EXPECT_TRUE(gridUniformInit(P, "k", "c_num"));
+  EXPECT_TRUE(gridUniformInit(P, "k", "both"));
+  EXPECT_FALSE(gridUniformInit(P, "k", "perLane"));
+  EXPECT_FALSE(gridUniformInit(P, "k", "viaChanged"));
+  EXPECT_FALSE(gridUniformInit(P, "k", "viaAliased"));
+}
+
+TEST(Uniformity, ASharedArraysAddressIsUniform) {
+  Parsed P = parse(R"cu(
+    __global__ void k(const float *x, int n) {
+      __shared__ float acc[2];
+      for (int j = 0; j < n; j++)
+        atomicAdd(&acc[1], x[j]);
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 1u);
+  EXPECT_TRUE(P.Sites[0].AddressIsUniform);
+  EXPECT_EQ(classifyFirstKey(P), KeyUniformity::Uniform);
+}
+
 } // namespace

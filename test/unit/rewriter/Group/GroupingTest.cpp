@@ -33,6 +33,32 @@ TEST(Grouping, OneGroupPerKeyTypeAndIteration) {
     EXPECT_EQ(G.Why, Reason::None);
 }
 
+TEST(Grouping, UniformAddressesOfSeveralBuffersFormOneGroup) {
+  // Constant elements of kernel parameters meet in one group; a site of one
+  // of them alone gets its own scope and lane-dependent ifs.
+  Parsed P = parse(R"cu(
+    __global__ void k(float *ga, float *gb, const float *x, int n) {
+      for (int j = 0; j < n; ++j) {
+        const float v = x[j * 32 + threadIdx.x];
+        atomicAdd(&ga[0], v);
+        if (v > 0.5f) {
+          atomicAdd(&gb[1], v);
+        }
+        atomicAdd(&ga[1], v);
+      }
+    })cu");
+  ASSERT_EQ(P.Sites.size(), 3u);
+  ASSERT_EQ(P.Groups.size(), 1u);
+  EXPECT_EQ(P.Groups[0].Sites, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(P.Groups[0].LaneIfs.size(), 1u);
+  SiteGroup One = singleSiteGroup(P.context(), P.Sites, 1);
+  EXPECT_EQ(One.Sites, (std::vector<size_t>{1}));
+  EXPECT_TRUE(One.Scope);
+  EXPECT_TRUE(One.LaneIfs.empty()); // its scope is the if's own block
+  SiteGroup Last = singleSiteGroup(P.context(), P.Sites, 2);
+  EXPECT_EQ(Last.Scope, P.Groups[0].Scope);
+}
+
 TEST(Grouping, LoopBodyWithoutBracesIsTheScope) {
   // The scope is the loop, its body the one statement (the rewrite braces
   // it); a channel loop that is the body belongs to its site and is that
