@@ -29,41 +29,49 @@ static std::vector<KernelRecord> kernelRecords(const SourceManager &SM,
   return Out;
 }
 
+/// The pass on a parse of Result's output.
+static llvm::Error balanceParsed(ParsedFile &P, llvm::StringRef FilePath,
+                                 const OutputLayout &Layout,
+                                 RewriteResult &Result) {
+  if (P.HasErrors)
+    return llvm::Error::success(); // what Clang could not parse is unproven
+  const SourceManager &SM = P.Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  const TilePlan Plan = planTiles(P.Ctx);
+  Result.Report.Kernels = kernelRecords(SM, Plan);
+  llvm::StringRef Text = P.OriginalText(Main);
+  auto Presumed = [&](unsigned Offset) {
+    return presumedLine(SM, Main, Offset, FilePath, Layout.Names);
+  };
+  llvm::Expected<tooling::Replacements> Edits =
+      planTileEdits(P.Ctx, Plan, FilePath, Text, Layout, Presumed);
+  if (!Edits)
+    return Edits.takeError();
+  if (Edits->empty())
+    return llvm::Error::success();
+  llvm::Expected<OutputText> Output =
+      layOutEdits(FilePath, Text, *Edits, Layout, Presumed);
+  if (!Output)
+    return Output.takeError();
+  Result.Output = std::move(Output->Text);
+  // Result's edits are on the input, these on the batched text: merged,
+  // they are the whole change on the input (--export-fixes).
+  Result.Edits = Result.Edits.merge(Output->Edits);
+  Result.Report.Changed = true;
+  return llvm::Error::success();
+}
+
 llvm::Error balanceTiles(llvm::StringRef FilePath, const FrontEnd &Front,
                          const OutputLayout &Layout, RewriteResult &Result) {
   FrontEnd Opts = Front;
   Opts.AlwaysParse = true; // a kernel with no atomic is what it balances
+  // Set once, by the callback; an Error that has not been checked may not
+  // be assigned to.
   std::optional<llvm::Error> Failure;
-  std::string Input = Result.Output;
+  const std::string Batched = Result.Output;
   llvm::Error ParseError =
-      parseFile(FilePath, Input, Opts, [&](ParsedFile &P) {
-        if (P.HasErrors)
-          return; // a kernel Clang could not parse is not proven anything
-        const SourceManager &SM = P.Ctx.getSourceManager();
-        FileID Main = SM.getMainFileID();
-        const TilePlan Plan = planTiles(P.Ctx);
-        Result.Report.Kernels = kernelRecords(SM, Plan);
-        llvm::StringRef Text = P.OriginalText(Main);
-        auto Presumed = [&](unsigned Offset) {
-          return presumedLine(SM, Main, Offset, FilePath, Layout.Names);
-        };
-        llvm::Expected<tooling::Replacements> Edits =
-            planTileEdits(P.Ctx, Plan, FilePath, Text, Layout, Presumed);
-        if (!Edits) {
-          Failure.emplace(Edits.takeError());
-          return;
-        }
-        if (Edits->empty())
-          return;
-        llvm::Expected<OutputText> Output =
-            layOutEdits(FilePath, Text, *Edits, Layout, Presumed);
-        if (!Output) {
-          Failure.emplace(Output.takeError());
-          return;
-        }
-        Result.Output = std::move(Output->Text);
-        Result.Edits = Result.Edits.merge(Output->Edits);
-        Result.Report.Changed = true;
+      parseFile(FilePath, Batched, Opts, [&](ParsedFile &P) {
+        Failure.emplace(balanceParsed(P, FilePath, Layout, Result));
       });
   if (ParseError) {
     if (Failure)
@@ -71,9 +79,9 @@ llvm::Error balanceTiles(llvm::StringRef FilePath, const FrontEnd &Front,
     return ParseError;
   }
   if (Failure && *Failure)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   FilePath + ": internal error: " +
-                                       llvm::toString(std::move(*Failure)));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        FilePath + ": internal error: " + llvm::toString(std::move(*Failure)));
   return llvm::Error::success();
 }
 

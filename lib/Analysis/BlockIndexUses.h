@@ -1,4 +1,5 @@
-//===- BlockIndexUses.h - reads of the block's place in the grid -*- C++ -*-===//
+//===- BlockIndexUses.h - reads of the block's place in the grid -*- C++
+//-*-===//
 //
 // A kernel turned into a loop over tiles (--balance=tiles) runs each tile in
 // a block that is not the tile's original block: every read of blockIdx and

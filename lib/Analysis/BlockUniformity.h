@@ -1,4 +1,5 @@
-//===- BlockUniformity.h - values equal in every thread of a block -*- C++ -*-===//
+//===- BlockUniformity.h - values equal in every thread of a block -*- C++
+//-*-===//
 //
 // Where lanes of a block leave a tile early (--balance=tiles), the
 // conversion is safe when every lane of the block takes the same branch: a

@@ -124,8 +124,7 @@ bool wrappableLaunch(ASTContext &Ctx, const CUDAKernelCallExpr *Launch) {
   if (!F || F->hasAttr<CUDAGlobalAttr>() ||
       (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()))
     return false;
-  std::optional<Token> Semi =
-      Lexer::findNextToken(End, SM, Ctx.getLangOpts());
+  std::optional<Token> Semi = Lexer::findNextToken(End, SM, Ctx.getLangOpts());
   return Semi && Semi->is(tok::semi) && !Semi->getLocation().isMacroID();
 }
 
@@ -185,9 +184,9 @@ bool takesTileQueue(const FunctionDecl *Kernel) {
 } // namespace
 
 /// The plan of one kernel: its reason, or its uses and launches.
-static TileKernelPlan
-planKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
-           llvm::ArrayRef<const Expr *> Refs, unsigned OtherDeclarations) {
+static TileKernelPlan planKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
+                                 llvm::ArrayRef<const Expr *> Refs,
+                                 unsigned OtherDeclarations) {
   const SourceManager &SM = Ctx.getSourceManager();
   TileKernelPlan Plan;
   Plan.Kernel = Kernel;
@@ -202,9 +201,8 @@ planKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
     return Refuse(Reason::NameShadowed, D->getLocation(),
                   "this name is one the rewrite declares");
   for (const BlockIndexUse &U : findBlockIndexUses(Kernel->getBody()))
-    if (llvm::none_of(Plan.Uses, [&](const BlockIndexUse &Seen) {
-          return Seen.E == U.E;
-        }))
+    if (llvm::none_of(Plan.Uses,
+                      [&](const BlockIndexUse &Seen) { return Seen.E == U.E; }))
       Plan.Uses.push_back(U);
   for (const FunctionDecl *Instance : instancesOf(Kernel)) {
     if (Verdict V = tileSafety(Ctx, Instance); V.Code != Reason::None) {

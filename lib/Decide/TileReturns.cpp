@@ -26,8 +26,7 @@ static llvm::BitVector reachableFrom(const CFG &G,
     if (!B || B == Avoid || Seen.test(B->getBlockID()))
       continue;
     Seen.set(B->getBlockID());
-    for (const CFGBlock::AdjacentBlock &A :
-         Backward ? B->preds() : B->succs())
+    for (const CFGBlock::AdjacentBlock &A : Backward ? B->preds() : B->succs())
       Work.push_back(A.getReachableBlock());
   }
   return Seen;

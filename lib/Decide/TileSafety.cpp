@@ -209,7 +209,8 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
   llvm::DenseSet<const FunctionDecl *> Seen;
   BodyFacts Own = factsOf(Ctx, Kernel->getBody());
   std::optional<Verdict> Hidden;
-  auto Judge = [&](const BodyFacts &F, const Stmt *Via) -> std::optional<Verdict> {
+  auto Judge = [&](const BodyFacts &F,
+                   const Stmt *Via) -> std::optional<Verdict> {
     if (F.GridGroup)
       return Verdict(Reason::TileGridGroup,
                      placeOf(Ctx, Via ? Via : F.GridGroup,
@@ -248,17 +249,16 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
           !Ctx.getSourceManager().isInSystemHeader(FD->getLocation()) &&
           !Hidden)
         Hidden = Verdict(Reason::TileHiddenBlockIndex,
-                         placeOf(Ctx, Via,
-                                 "this call's body cannot be seen"));
+                         placeOf(Ctx, Via, "this call's body cannot be seen"));
       continue;
     }
     BodyFacts F = factsOf(Ctx, Def->getBody());
     if (std::optional<Verdict> V = Judge(F, Via))
       return *V;
     if (!Hidden && !findBlockIndexUses(Def->getBody()).empty())
-      Hidden = Verdict(Reason::TileHiddenBlockIndex,
-                       placeOf(Ctx, Via,
-                               "this call reads blockIdx or gridDim"));
+      Hidden =
+          Verdict(Reason::TileHiddenBlockIndex,
+                  placeOf(Ctx, Via, "this call reads blockIdx or gridDim"));
     for (const auto &[Callee, Call] : F.Callees)
       Work.push_back({Callee, Via});
   }

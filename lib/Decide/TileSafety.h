@@ -1,4 +1,5 @@
-//===- TileSafety.h - may a kernel's blocks become dynamic tiles -*- C++ -*-===//
+//===- TileSafety.h - may a kernel's blocks become dynamic tiles -*- C++
+//-*-===//
 //
 // --balance=tiles runs a kernel's blocks as tiles of a persistent loop: a
 // block of the new grid runs many of the original blocks, one after the

@@ -111,8 +111,8 @@ static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
   std::string Tail = "}" + L.Break;
   if (!K.Returns.empty())
     Tail += "distwar_tile_end:;" + L.Break;
-  if (llvm::Error E = L.add(L.offset(Body->getRBracLoc()), 0,
-                            Tail + "}" + L.Break))
+  if (llvm::Error E =
+          L.add(L.offset(Body->getRBracLoc()), 0, Tail + "}" + L.Break))
     return E;
   for (const ReturnStmt *R : K.Returns) {
     // `return;` ends the tile; `return f();` (a void kernel) still calls f.
@@ -156,8 +156,7 @@ static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
   // Each argument of `<<<grid, block, shared, stream>>>` becomes the
   // persistent launch's (those left out are added), and the kernel's
   // arguments begin with the pool's; the text around them stays.
-  static const char *const Fields[] = {".grid", ".block", ".shared",
-                                       ".stream"};
+  static const char *const Fields[] = {".grid", ".block", ".shared", ".stream"};
   unsigned Written = 0;
   for (unsigned I = 0; I < 4; ++I) {
     const Expr *A = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
@@ -176,8 +175,8 @@ static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
     if (llvm::Error E =
             L.add(L.rangeOf(Config->getArg(Written - 1)).second, 0, Rest))
       return E;
-  std::optional<Token> Paren = Lexer::findNextToken(
-      Config->getRParenLoc(), L.SM, L.Ctx.getLangOpts());
+  std::optional<Token> Paren =
+      Lexer::findNextToken(Config->getRParenLoc(), L.SM, L.Ctx.getLangOpts());
   if (!Paren || !Paren->is(tok::l_paren))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "a launch's arguments not found");

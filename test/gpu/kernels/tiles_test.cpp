@@ -54,8 +54,8 @@ struct ForwardOutputs {
   std::vector<float> final_T, color, invdepth;
   std::vector<uint32_t> n_contrib;
   bool operator==(const ForwardOutputs &o) const {
-    return final_T == o.final_T && color == o.color &&
-           invdepth == o.invdepth && n_contrib == o.n_contrib;
+    return final_T == o.final_T && color == o.color && invdepth == o.invdepth &&
+           n_contrib == o.n_contrib;
   }
 };
 
@@ -71,8 +71,9 @@ ForwardOutputs forward(GaussianDeviceScene &d, cudaStream_t stream,
 
 void checkForward(GaussianDeviceScene &d, const std::string &base,
                   cudaStream_t stream, const char *streamName) {
-  const ForwardOutputs want = forward(
-      d, stream, [](GaussianDeviceScene &s, cudaStream_t st) { s.forward(st); });
+  const ForwardOutputs want =
+      forward(d, stream,
+              [](GaussianDeviceScene &s, cudaStream_t st) { s.forward(st); });
   for (int launch = 1; launch <= kLaunches; ++launch) {
     const ForwardOutputs got = forward(d, stream, dwk_tiles::gaussianForward);
     size_t differ = 0;
@@ -104,14 +105,15 @@ backward(GaussianDeviceScene &d, BackwardFn k, bool with_depth,
 
 void checkBackward(GaussianDeviceScene &d, const std::string &base,
                    bool with_depth, cudaStream_t stream) {
-  const auto want = backward(d, dwk_plain::gaussianBackward, with_depth, stream);
+  const auto want =
+      backward(d, dwk_plain::gaussianBackward, with_depth, stream);
   std::vector<double> noise(want.size(), 0);
   for (int rerun = 0; rerun < kPlainReruns; ++rerun) {
     const auto again =
         backward(d, dwk_plain::gaussianBackward, with_depth, stream);
     for (size_t i = 0; i < want.size(); ++i)
-      noise[i] = std::max(noise[i], relL2(field(again[i].second),
-                                          field(want[i].second)));
+      noise[i] = std::max(noise[i],
+                          relL2(field(again[i].second), field(want[i].second)));
   }
   for (int launch = 1; launch <= kLaunches; ++launch) {
     const auto got =
@@ -122,10 +124,9 @@ void checkBackward(GaussianDeviceScene &d, const std::string &base,
       char buf[160];
       std::snprintf(buf, sizeof buf, ": rel L2 %.3g (tolerance %.3g) over %zu",
                     rel, tolerance, want[i].second.size());
-      expect(rel <= tolerance, base + " backward" +
-                                   (with_depth ? " (depth)" : "") + " launch " +
-                                   std::to_string(launch) + " " +
-                                   want[i].first + buf);
+      expect(rel <= tolerance,
+             base + " backward" + (with_depth ? " (depth)" : "") + " launch " +
+                 std::to_string(launch) + " " + want[i].first + buf);
     }
   }
 }

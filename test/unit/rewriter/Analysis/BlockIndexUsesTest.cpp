@@ -52,7 +52,8 @@ TEST(BlockIndexUses, UsesInALambdaNameIt) {
 TEST(BlockIndexUses, ThreadIndexAndBlockShapeAreNotUses) {
   Parsed P = parse(R"cu(
     __global__ void k(float *v) { v[threadIdx.x * blockDim.y] = 0; })cu");
-  EXPECT_TRUE(findBlockIndexUses(function(P.context(), "k")->getBody()).empty());
+  EXPECT_TRUE(
+      findBlockIndexUses(function(P.context(), "k")->getBody()).empty());
 }
 
 } // namespace

@@ -29,7 +29,8 @@ bool firstConditionUniform(llvm::StringRef Body) {
 
 TEST(BlockUniformity, TheBlockIndexParametersAndConstantsAreUniform) {
   EXPECT_TRUE(firstConditionUniform("if (blockIdx.x >= n) return;"));
-  EXPECT_TRUE(firstConditionUniform("if (blockIdx.y * gridDim.x + 3 < n * m) return;"));
+  EXPECT_TRUE(
+      firstConditionUniform("if (blockIdx.y * gridDim.x + 3 < n * m) return;"));
   EXPECT_TRUE(firstConditionUniform(
       "const int tile = blockIdx.x * blockDim.x; if (tile > n) return;"));
 }

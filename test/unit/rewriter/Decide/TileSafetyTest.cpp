@@ -34,7 +34,8 @@ TEST(TileSafety, AGridGroupIsRefused) {
     __global__ void k(float *v) {
       v[blockIdx.x] = 1;
       cg::this_grid().sync();
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::TileGridGroup);
 }
 
@@ -44,14 +45,16 @@ TEST(TileSafety, OrderingBlocksIsRefused) {
     __global__ void k(unsigned *count, float *v) {
       if (atomicAdd(count, 1u) == gridDim.x - 1)
         v[0] = blockIdx.x;
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::TileBlockOrder);
   // A fence for the whole device.
   EXPECT_EQ(safetyOf(R"cu(
     __global__ void k(float *v) {
       v[blockIdx.x] = 1;
       __threadfence();
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::TileBlockOrder);
   // A volatile flag in global memory, read through a helper.
   Verdict V = safetyOf(R"cu(
@@ -70,28 +73,33 @@ TEST(TileSafety, ASharedCounterOrdersNothing) {
       __shared__ int slot;
       int mine = atomicAdd(&slot, 1);
       out[blockIdx.x * 32 + mine] = 0;
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::None);
 }
 
 TEST(TileSafety, ABlockIndexOutOfReachIsRefused) {
   EXPECT_EQ(safetyOf(R"cu(
     __device__ int tileOf() { return blockIdx.x; }
-    __global__ void k(float *v) { v[tileOf()] = 0; })cu").Code,
+    __global__ void k(float *v) { v[tileOf()] = 0; })cu")
+                .Code,
             Reason::TileHiddenBlockIndex);
   EXPECT_EQ(safetyOf(R"cu(
     __device__ int elsewhere(int);
-    __global__ void k(float *v) { v[blockIdx.x] = elsewhere(1); })cu").Code,
+    __global__ void k(float *v) { v[blockIdx.x] = elsewhere(1); })cu")
+                .Code,
             Reason::TileHiddenBlockIndex);
   EXPECT_EQ(safetyOf(R"cu(
     #define TILE (blockIdx.x)
-    __global__ void k(float *v) { v[TILE] = 0; })cu").Code,
+    __global__ void k(float *v) { v[TILE] = 0; })cu")
+                .Code,
             Reason::TileHiddenBlockIndex);
   EXPECT_EQ(safetyOf(R"cu(
     __global__ void k(float *v) {
       auto at = []() { return blockIdx.x; };
       v[at()] = 0;
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::TileHiddenBlockIndex);
 }
 
@@ -101,7 +109,8 @@ TEST(TileSafety, AMacroArgumentAndACapturingLambdaAreInReach) {
     __global__ void k(float *v) {
       auto at = [&]() { return blockIdx.x; };
       v[TWICE(blockIdx.x) + at()] = 0;
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::None);
 }
 
@@ -112,7 +121,8 @@ TEST(TileSafety, AReturnBeforeABarrierIsRefused) {
         return;
       __syncthreads();
       v[blockIdx.x] = 0;
-    })cu").Code,
+    })cu")
+                .Code,
             Reason::TileReturnBeforeBarrier);
 }
 

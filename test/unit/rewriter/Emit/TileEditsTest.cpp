@@ -18,8 +18,8 @@ std::string balanced(llvm::StringRef Code) {
   OutputLayout Layout;
   Layout.FormatStyle = "none";
   auto Presumed = [](unsigned) { return PresumedLine{1, "\"t.cu\""}; };
-  llvm::Expected<clang::tooling::Replacements> Edits = planTileEdits(
-      P.context(), Plan, "/virtual/t.cu", Code, Layout, Presumed);
+  llvm::Expected<clang::tooling::Replacements> Edits =
+      planTileEdits(P.context(), Plan, "/virtual/t.cu", Code, Layout, Presumed);
   if (!Edits) {
     ADD_FAILURE() << llvm::toString(Edits.takeError());
     return "";
