@@ -41,12 +41,40 @@ static std::vector<const Stmt *> statementsOf(const CFGBlock &B) {
   return Out;
 }
 
-/// The blocks whose statements may wait at a barrier of the block.
+/// Whether \p Call is one of the runtime's reductions (batched output): they
+/// take the lanes that are there (__activemask) and never wait for one.
+static bool isRuntimeReduction(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
+  return NS && NS->getIdentifier() && NS->getName() == "distwar" &&
+         (FD->getName().starts_with("reduce") || FD->getName() == "anyActive");
+}
+
+/// Whether \p S may wait for other lanes: at a block barrier, or at a warp
+/// collective. A lane that left its tile is waiting at the loop's barrier,
+/// not exited: a full-mask shuffle or __syncwarp of the lanes still in the
+/// tile would wait for it, where the original's exited lane was not waited
+/// for.
+static bool waitsForLanes(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isRuntimeReduction(Call))
+    return llvm::any_of(Call->arguments(),
+                        [](const Expr *A) { return waitsForLanes(A); });
+  if (isa<CallExpr, CXXConstructExpr, AsmStmt>(S))
+    return mayBeCollective(S);
+  return llvm::any_of(S->children(),
+                      [](const Stmt *C) { return waitsForLanes(C); });
+}
+
+/// The blocks whose statements may wait for other lanes.
 static llvm::BitVector barrierBlocks(const CFG &G) {
   llvm::BitVector Out(G.getNumBlockIDs());
   for (const CFGBlock *B : G)
     for (const Stmt *S : statementsOf(*B))
-      if (mayReachBlockBarrier(S))
+      if (waitsForLanes(S))
         Out.set(B->getBlockID());
   return Out;
 }
@@ -119,8 +147,7 @@ const ReturnStmt *returnBeforeBarrier(ASTContext &Ctx,
   std::unique_ptr<CFG> G =
       CFG::buildCFG(Kernel, Kernel->getBody(), &Ctx, Options);
   if (!G)
-    return mayReachBlockBarrier(Kernel->getBody()) ? C.Returns.front()
-                                                   : nullptr;
+    return waitsForLanes(Kernel->getBody()) ? C.Returns.front() : nullptr;
   llvm::BitVector Barriers = barrierBlocks(*G);
   if (Barriers.none())
     return nullptr;

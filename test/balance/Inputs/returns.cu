@@ -78,6 +78,15 @@ __global__ void macroReturn(float *out, int n) {
   out[i] = 2.0f;
 }
 
+// A lane returns, the others shuffle with every lane of the warp: the
+// returned lane, waiting at the loop's barrier, would be waited for.
+__global__ void warpAfterReturn(float *out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  out[i] = __shfl_xor_sync(0xffffffffu, out[i], 1);
+}
+
 void launchAll(float *out, const float *in, int n) {
   const int blocks = (n + 127) / 128;
   clampedCopy<<<blocks, 128>>>(out, in, n);
@@ -87,4 +96,5 @@ void launchAll(float *out, const float *in, int n) {
   earlyExit<<<blocks, 128>>>(out, in, n);
   returnInLoop<<<blocks, 128>>>(out, in, 4);
   macroReturn<<<blocks, 128>>>(out, n);
+  warpAfterReturn<<<blocks, 128>>>(out, n);
 }

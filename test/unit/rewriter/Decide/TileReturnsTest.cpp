@@ -102,6 +102,19 @@ TEST(TileReturns, ABarrierInACalledFunctionCounts) {
   EXPECT_EQ(offendingReturn(Code), long(Code.point("r")));
 }
 
+TEST(TileReturns, AWarpCollectiveAfterALaneReturnIsRefused) {
+  // The original's exited lane is not waited for at a full-mask shuffle; a
+  // lane waiting at the tile loop's barrier would be.
+  AnnotatedCode Code(R"cu(
+    __global__ void k(float *v, int n) {
+      int i = blockIdx.x * 32 + threadIdx.x;
+      if (i >= n)
+        $r^return;
+      v[i] = __shfl_xor_sync(0xffffffffu, v[i], 1);
+    })cu");
+  EXPECT_EQ(offendingReturn(Code), long(Code.point("r")));
+}
+
 TEST(TileReturns, ALambdasReturnIsItsOwn) {
   AnnotatedCode Code(R"cu(
     __global__ void k(float *v, int n) {
