@@ -104,6 +104,13 @@ public:
 
 } // namespace dwk
 
+// Declares the forward render of a namespace other than dwk (a copy of
+// gaussians_forward.cu compiled with DWK_FORWARD_NS).
+#define DWK_DECLARE_GAUSSIAN_FORWARD(ns)                                       \
+  namespace ns {                                                               \
+  void gaussianForward(::dwk::GaussianDeviceScene &d, cudaStream_t stream);    \
+  }
+
 // Declares the backward entry points of one variant namespace.
 #define DWK_DECLARE_GAUSSIAN_BACKWARD(ns)                                      \
   namespace ns {                                                               \

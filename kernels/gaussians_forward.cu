@@ -1,13 +1,22 @@
 // Forward pass of the 3DGS render stage (FORWARD::renderCUDA with the
-// inverse-depth output) and the GPU-resident scene around it. Not rewritten:
-// it has no atomics.
+// inverse-depth output) and the GPU-resident scene around it. It has no
+// atomics: distwar-rewrite's batching passes it through; --balance=tiles
+// turns its kernel into a loop over tiles (distwar_kernels_tiles).
 #include "gaussians.h"
 #include "tiles.h"
 
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
-namespace dwk {
+// The kernel and its launch live in DWK_FORWARD_NS (dwk); a copy of this file
+// rewritten by distwar-rewrite --balance=tiles is compiled next to the
+// original with another namespace and DWK_FORWARD_ONLY (no scene methods):
+// kernels/CMakeLists.txt, distwar_kernels_tiles.
+#ifndef DWK_FORWARD_NS
+#define DWK_FORWARD_NS dwk
+#endif
+
+namespace DWK_FORWARD_NS {
 namespace {
 
 // Main rasterization method. Collaboratively works on one tile per
@@ -132,6 +141,21 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
 
 } // namespace
 
+void gaussianForward(::dwk::GaussianDeviceScene &d, cudaStream_t stream) {
+  renderCUDA<NUM_CHANNELS>
+      <<<::dwk::tileGrid(d.W, d.H), dim3(BLOCK_X, BLOCK_Y, 1), 0, stream>>>(
+          d.bins.ranges.data(), d.bins.point_list.data(), d.W, d.H,
+          d.means2D.data(), d.colors.data(), d.conic_opacity.data(),
+          d.final_T.data(), d.n_contrib.data(), d.bg_color.data(),
+          d.out_color.data(), d.depths.data(), d.out_invdepth.data());
+  DWK_CHECK(cudaGetLastError());
+}
+
+} // namespace DWK_FORWARD_NS
+
+#ifndef DWK_FORWARD_ONLY
+namespace dwk {
+
 GaussianDeviceScene::GaussianDeviceScene(const GaussianScene &scene)
     : W(scene.W), H(scene.H), P(scene.P) {
   means2D.upload(scene.means2D);
@@ -159,13 +183,7 @@ void GaussianDeviceScene::bin(cudaStream_t stream) {
 }
 
 void GaussianDeviceScene::forward(cudaStream_t stream) {
-  renderCUDA<NUM_CHANNELS>
-      <<<tileGrid(W, H), dim3(BLOCK_X, BLOCK_Y, 1), 0, stream>>>(
-          bins.ranges.data(), bins.point_list.data(), W, H, means2D.data(),
-          colors.data(), conic_opacity.data(), final_T.data(), n_contrib.data(),
-          bg_color.data(), out_color.data(), depths.data(),
-          out_invdepth.data());
-  DWK_CHECK(cudaGetLastError());
+  gaussianForward(*this, stream);
 }
 
 void GaussianDeviceScene::zeroGradients(cudaStream_t stream) {
@@ -209,3 +227,4 @@ GaussianBackwardArgs GaussianDeviceScene::backwardArgs(bool with_depth) {
 }
 
 } // namespace dwk
+#endif // DWK_FORWARD_ONLY

@@ -77,6 +77,15 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
       writeReason(OS, G.Why);
       OS << "\n";
     }
+    for (const KernelRecord &K : F.Kernels) {
+      OS << "  kernel " << K.Function << " (line " << K.Line
+         << "): " << (K.Why == Reason::None ? "balanced across tiles"
+                                            : "not balanced");
+      if (K.Launches)
+        OS << ", " << K.Launches << " launch(es) wrapped";
+      writeReason(OS, K.Why);
+      OS << "\n";
+    }
   }
   return Out;
 }
@@ -149,12 +158,24 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
         O["strip"] = true;
       Groups.push_back(std::move(O));
     }
+    llvm::json::Array Kernels;
+    for (const KernelRecord &K : F.Kernels) {
+      llvm::json::Object O{{"line", K.Line},
+                           {"column", K.Column},
+                           {"function", K.Function},
+                           {"decision", K.Decision},
+                           {"launches", K.Launches}};
+      addReason(O, K.Why);
+      Kernels.push_back(std::move(O));
+    }
     llvm::json::Object File{{"file", F.File},
                             {"changed", F.Changed},
                             {"edited_headers", F.EditedHeaders},
                             {"sites", std::move(Sites)},
                             {"groups", std::move(Groups)}};
     addReason(File, F.FileReason);
+    if (!F.Kernels.empty())
+      File["kernels"] = std::move(Kernels);
     if (F.ParseError) {
       const ReasonPlace &P = *F.ParseError;
       llvm::json::Object Error{{"line", P.Line},

@@ -21,6 +21,7 @@
 #include "Parse/ParseFailure.h"
 #include "Parse/ParsedFile.h"
 #include "Parse/SourcePaths.h"
+#include "TileBalance.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
@@ -401,8 +402,13 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
     auto Unparsed = withoutParse(FilePath, Code, Opts);
     if (!Unparsed)
       return Unparsed.takeError();
-    if (*Unparsed)
-      return std::move(**Unparsed);
+    if (*Unparsed) {
+      RewriteResult Passed = std::move(**Unparsed);
+      if (Layout.Balance == BlockBalance::Tiles)
+        if (llvm::Error E = balanceTiles(FilePath, Opts, Layout, Passed))
+          return std::move(E);
+      return Passed;
+    }
   }
 
   RewriteResult Result;
@@ -427,6 +433,9 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
   }
   if (Failure && *Failure)
     return std::move(*Failure);
+  if (Layout.Balance == BlockBalance::Tiles)
+    if (llvm::Error E = balanceTiles(FilePath, Opts, Layout, Result))
+      return std::move(E);
   return Result;
 }
 

@@ -16,6 +16,12 @@ namespace distwar {
 /// What the rewrite does with each group (--variant; README, "Usage").
 enum class Variant { Serial, Floor, Auto, Butterfly };
 
+/// Whether kernels are also balanced across their blocks (--balance).
+enum class BlockBalance {
+  None,  ///< launches keep their grids
+  Tiles, ///< tile kernels become persistent loops over a pool of tiles
+};
+
 /// How the output's #line directives name the file whose lines they
 /// restore.
 enum class LineFileNames {
@@ -39,6 +45,10 @@ struct OutputLayout {
   /// memory, which may lower the occupancy of a kernel with small blocks
   /// even where the tuner then picks a warp reduction.
   bool BlockStrategy = false;
+  /// --balance=tiles: after the batching, each kernel whose blocks are
+  /// independent tiles runs as a persistent loop over tiles drawn from a
+  /// pool (docs/BALANCING.md, "The rewriter's --balance=tiles").
+  BlockBalance Balance = BlockBalance::None;
 
   bool compact() const { return FormatStyle == "none"; }
 };

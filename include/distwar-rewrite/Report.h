@@ -46,6 +46,15 @@ struct GroupRecord {
   bool Strip = false;
 };
 
+/// A kernel under --balance=tiles: balanced across tiles, or why not.
+struct KernelRecord {
+  unsigned Line = 0, Column = 0;
+  std::string Function;
+  std::string Decision; ///< "balanced" or "unchanged"
+  Verdict Why;          ///< why unchanged, and where
+  unsigned Launches = 0; ///< launch statements wrapped
+};
+
 struct FileReport {
   std::string File;
   Reason FileReason = Reason::None; ///< e.g. AlreadyRewritten
@@ -54,6 +63,8 @@ struct FileReport {
   std::vector<std::string> EditedHeaders;
   std::vector<SiteRecord> Sites;
   std::vector<GroupRecord> Groups;
+  /// With --balance=tiles: every kernel defined in the file.
+  std::vector<KernelRecord> Kernels;
   /// Set when Clang reported errors inside functions and the file was
   /// rewritten around them: Clang's first error (its message as Text), and
   /// how many functions outside system headers were left as written for

@@ -14,6 +14,7 @@ template <> struct llvm::yaml::MappingTraits<distwar::ConfigSettings> {
     IO.mapOptional("Variant", Keys.Variant);
     IO.mapOptional("FormatStyle", Keys.FormatStyle);
     IO.mapOptional("BlockStrategy", Keys.BlockStrategy);
+    IO.mapOptional("Balance", Keys.Balance);
     IO.mapOptional("EditHeaders", Keys.EditHeaders);
     IO.mapOptional("ExtraArgs", Keys.ExtraArgs);
   }

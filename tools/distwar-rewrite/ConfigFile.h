@@ -7,6 +7,7 @@
 //   Variant: serial           # as --variant
 //   FormatStyle: none         # as --format-style
 //   BlockStrategy: off        # as --block-strategy
+//   Balance: tiles            # as --balance
 //   EditHeaders: [include]    # as --edit-headers, relative to the file
 //   ExtraArgs: [-DFAST=1]     # appended to every input's compiler flags
 //
@@ -28,6 +29,7 @@ struct ConfigSettings {
   std::optional<std::string> Variant;
   std::optional<std::string> FormatStyle;
   std::optional<std::string> BlockStrategy;
+  std::optional<std::string> Balance;
   std::vector<std::string> EditHeaders; ///< absolute once read
   std::vector<std::string> ExtraArgs;
 };

@@ -59,6 +59,8 @@ private:
             const llvm::Twine &Message);
   void batched(const FileReport &F, const GroupRecord &G);
   void leftAsWritten(const FileReport &F, const SiteRecord &S);
+  /// A kernel under --balance=tiles: balanced, or why not and where.
+  void kernel(const FileReport &F, const KernelRecord &K);
   SourceLocation locate(llvm::StringRef Path, unsigned Line, unsigned Column);
 
   DiagnosticOptions Opts;
@@ -178,6 +180,22 @@ void ReportDiagnostics::file(const FileReport &F) {
     if (G && !G->Sites.empty() && G->Sites.front() == I)
       batched(F, *G);
   }
+  for (const KernelRecord &K : F.Kernels)
+    kernel(F, K);
+}
+
+void ReportDiagnostics::kernel(const FileReport &F, const KernelRecord &K) {
+  if (K.Why == Reason::None) {
+    emit(RemarkID, F, {"", K.Line, K.Column},
+         "kernel balanced across tiles (" + std::to_string(K.Launches) +
+             " launch(es) wrapped)");
+    return;
+  }
+  emit(RemarkID, F, {"", K.Line, K.Column},
+       "kernel not balanced: " + reasonInfo(K.Why).Message.str() +
+           reasonSuffix(K.Why));
+  if (const std::optional<ReasonPlace> &P = K.Why.Place)
+    emit(NoteID, F, {P->File, P->Line, P->Column}, P->Text);
 }
 
 std::string renderDiagnosticsReport(llvm::ArrayRef<FileReport> Files,

@@ -101,6 +101,8 @@ static std::string optionError(size_t Inputs) {
            "in place)";
   if (BlockStrategy != "on" && BlockStrategy != "off")
     return "--block-strategy takes on or off, not '" + BlockStrategy + "'";
+  if (BalanceOpt != "none" && BalanceOpt != "tiles")
+    return "--balance takes none or tiles, not '" + BalanceOpt + "'";
   if (!parseVariant(VariantOpt))
     return "--variant takes auto, butterfly, serial or floor, not '" +
            VariantOpt + "'";
@@ -245,6 +247,8 @@ static OutputLayout outputLayout() {
   Layout.FormatStyle = FormatStyle;
   Layout.FallbackStyle = FallbackStyle;
   Layout.BlockStrategy = BlockStrategy == "on";
+  Layout.Balance =
+      BalanceOpt == "tiles" ? BlockBalance::Tiles : BlockBalance::None;
   return Layout;
 }
 
@@ -370,6 +374,11 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
                              "%s: Variant takes auto, butterfly, serial or "
                              "floor, not '%s'",
                              Config->Path.c_str(), Settings.Variant->c_str());
+  if (Settings.Balance && *Settings.Balance != "none" &&
+      *Settings.Balance != "tiles")
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: Balance takes none or tiles, not '%s'",
+                             Config->Path.c_str(), Settings.Balance->c_str());
   if (Settings.Variant && !VariantOpt.getNumOccurrences())
     VariantOpt = *Settings.Variant;
   if (EditHeaders.empty())
@@ -379,11 +388,17 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
     FormatStyle = *Settings.FormatStyle;
   if (Settings.BlockStrategy && !BlockStrategy.getNumOccurrences())
     BlockStrategy = *Settings.BlockStrategy;
+  if (Settings.Balance && !BalanceOpt.getNumOccurrences())
+    BalanceOpt = *Settings.Balance;
   ConfigArgs = Settings.ExtraArgs;
   // What is in effect, for --dump-config.
   Settings.Variant = VariantOpt;
   Settings.FormatStyle = FormatStyle;
   Settings.BlockStrategy = BlockStrategy;
+  // Shown only where it balances: the dump of a project without it is the
+  // same as before the key existed.
+  if (BalanceOpt != "none")
+    Settings.Balance = BalanceOpt;
   Settings.EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
   return Config;
 }

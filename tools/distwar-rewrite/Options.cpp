@@ -65,6 +65,13 @@ cl::opt<std::string> BlockStrategy(
              "at run time among block, warp and plain atomics; off (the "
              "default): every reduction stays within a warp"),
     cl::init("off"), cl::value_desc("on|off"), cl::cat(Category));
+cl::opt<std::string> BalanceOpt(
+    "balance",
+    cl::desc("tiles: also turn every kernel whose blocks are independent "
+             "tiles into a persistent loop over tiles drawn from a pool, and "
+             "size its launches in the file for it (docs/BALANCING.md); "
+             "none (the default): grids stay as launched"),
+    cl::init("none"), cl::value_desc("none|tiles"), cl::cat(Category));
 cl::opt<std::string> FallbackStyle(
     "fallback-style",
     cl::desc("The clang-format style when --format-style=file finds no "

@@ -28,6 +28,9 @@
 //
 // The body runs in every thread of the block with the same tile, and may use
 // block barriers: the scheduler's own barrier comes after each body returns.
+// distwar-rewrite --balance=tiles writes kernels this way (tileIndex gives a
+// tile its original blockIdx) and launches them through tileLaunch (the
+// persistent grid and a pool per stream: streamTileQueue).
 // The host parts (TileQueue, the grid, TileQueueOwner) compile without nvcc.
 //
 //===----------------------------------------------------------------------===//
@@ -38,10 +41,12 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
 
 namespace distwar {
@@ -113,6 +118,67 @@ __device__ void forEachTile(TileQueue *queue, unsigned tiles, Body &&body) {
   }
   if (leader)
     detail::leavePool(queue);
+}
+/// forEachTile's loop for a body that is not a lambda (distwar-rewrite
+/// --balance=tiles keeps a kernel's body as written, statements and
+/// returns, in a loop):
+///
+///   for (TileCursor c(queue, tiles); c.more(); c.next()) { ... c.tile() ... }
+///
+/// The same draws, hand-over and barrier as forEachTile, in the same order:
+/// more() draws the block's next tile before the body, next() hands it over
+/// after it, behind the block barrier between tiles. Every thread of the
+/// block runs the loop.
+class TileCursor {
+public:
+  __device__ __forceinline__ TileCursor(TileQueue *queue, unsigned tiles)
+      : queue(queue), tiles(tiles), current(detail::linearBlockIndex()),
+        drawn(tiles), slot(0), leader(detail::isFirstThreadOfBlock()) {}
+
+  /// Whether the block has a tile to run; when not, the block leaves the
+  /// pool (the loop's condition is false once).
+  __device__ __forceinline__ bool more() {
+    if (current < tiles) {
+      if (leader)
+        drawn = detail::drawTile(queue);
+      return true;
+    }
+    if (leader)
+      detail::leavePool(queue);
+    return false;
+  }
+  /// The tile the block runs.
+  __device__ __forceinline__ unsigned tile() const { return current; }
+  /// Hands the next tile to every thread of the block, behind a barrier.
+  __device__ __forceinline__ void next() {
+    unsigned *handOver = handOverSlots();
+    if (leader)
+      handOver[slot] = drawn;
+    __syncthreads();
+    current = handOver[slot];
+    slot ^= 1;
+  }
+
+private:
+  /// Two slots, as forEachTile's: a write for one tile never races with a
+  /// slow thread's read of the previous one.
+  static __device__ __forceinline__ unsigned *handOverSlots() {
+    __shared__ unsigned slots[2];
+    return slots;
+  }
+
+  TileQueue *queue;
+  unsigned tiles, current, drawn;
+  int slot;
+  bool leader;
+};
+
+/// The place in the original grid of linear tile \p tile (x fastest, as
+/// blocks are numbered), for a kernel rewritten by distwar-rewrite
+/// --balance=tiles: what blockIdx was in the block that ran the tile.
+__device__ __forceinline__ uint3 tileIndex(unsigned tile, dim3 grid) {
+  return make_uint3(tile % grid.x, tile / grid.x % grid.y,
+                    tile / (grid.x * grid.y));
 }
 #endif // __CUDACC__
 
@@ -191,6 +257,78 @@ private:
   }
   TileQueue *queue = nullptr;
 };
+
+/// The pool of launches on \p stream (on the current device), made on the
+/// first launch there and kept for the program's life. The default streams
+/// are one per host thread here: with per-thread default streams two
+/// threads' launches on `0` may run at once. A stream destroyed while its
+/// launches still run, and a new one created at the same address, would
+/// share a pool: destroy streams after their work. Its first use allocates
+/// (not inside a CUDA graph's stream capture).
+inline TileQueue *streamTileQueue(cudaStream_t stream) {
+  using Key = std::tuple<int, cudaStream_t, std::thread::id>;
+  static std::mutex mutex;
+  // Never freed: a destructor at exit may run after the CUDA context is gone.
+  static auto *queues = new std::map<Key, TileQueueOwner *>();
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    throw std::runtime_error("distwar::streamTileQueue: no CUDA device");
+  const bool shared = stream == nullptr || stream == cudaStreamLegacy ||
+                      stream == cudaStreamPerThread;
+  const Key key(device, stream,
+                shared ? std::this_thread::get_id() : std::thread::id());
+  std::lock_guard<std::mutex> lock(mutex);
+  TileQueueOwner *&queue = (*queues)[key];
+  if (!queue) {
+    queue = new TileQueueOwner();
+    // The owner zeroes it on the legacy stream, which a non-blocking
+    // stream does not wait for: zero it again in the launch's order.
+    queue->reset(stream);
+  }
+  return queue->get();
+}
+
+/// The tiles of \p grid: its blocks, which must number fewer than 2^32.
+inline unsigned tileCount(dim3 grid) {
+  const unsigned long long n = 1ull * grid.x * grid.y * grid.z;
+  if (n > UINT_MAX)
+    throw std::runtime_error("distwar::tileCount: more than 2^32 - 1 blocks");
+  return static_cast<unsigned>(n);
+}
+
+/// A launch of a kernel rewritten by distwar-rewrite --balance=tiles: its
+/// configuration, and the arguments it takes first.
+struct TileLaunch {
+  dim3 grid;          ///< persistent: the blocks the device holds at once
+  dim3 block;         ///< as launched
+  size_t shared;      ///< as launched
+  cudaStream_t stream; ///< as launched
+  TileQueue *queue;   ///< the stream's pool
+  unsigned tiles;     ///< the blocks of the original grid
+  dim3 original;      ///< the original grid, which gridDim reads see
+};
+
+/// The launch of \p kernel that the original launch `<<<grid, block,
+/// shared, stream>>>` becomes. An empty grid stays empty, so that the
+/// launch fails as the original did.
+template <typename Kernel>
+TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
+                      cudaStream_t stream) {
+  TileLaunch l;
+  l.block = block;
+  l.shared = shared;
+  l.stream = stream;
+  l.tiles = tileCount(grid);
+  l.original = grid;
+  l.grid = grid;
+  l.queue = nullptr;
+  if (l.tiles == 0)
+    return l;
+  l.grid = dim3(cachedPersistentBlocks(
+      kernel, static_cast<int>(block.x * block.y * block.z), shared, l.tiles));
+  l.queue = streamTileQueue(stream);
+  return l;
+}
 
 } // namespace distwar
 

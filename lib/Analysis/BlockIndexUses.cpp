@@ -1,0 +1,116 @@
+//===- BlockIndexUses.cpp - reads of the block's place in the grid --------===//
+
+#include "Analysis/BlockIndexUses.h"
+#include "Analysis/Collectives.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace distwar {
+
+/// The built-in variable \p D names, when it is blockIdx or gridDim.
+static std::optional<BlockIndexUse::Kind> builtinKind(const ValueDecl *D) {
+  const auto *V = dyn_cast<VarDecl>(D);
+  if (!V || !V->hasGlobalStorage() || !V->getIdentifier())
+    return std::nullopt;
+  return llvm::StringSwitch<std::optional<BlockIndexUse::Kind>>(V->getName())
+      .Case("blockIdx", BlockIndexUse::BlockIdx)
+      .Case("gridDim", BlockIndexUse::GridDim)
+      .Default(std::nullopt);
+}
+
+/// The class a cooperative-groups member function belongs to, or "".
+static llvm::StringRef groupClassOf(const FunctionDecl *FD) {
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  if (!M || !inCooperativeGroups(M) || !M->getParent()->getIdentifier())
+    return "";
+  return M->getParent()->getName();
+}
+
+bool isGroupIndexCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == "group_index" &&
+         groupClassOf(FD) == "thread_block";
+}
+
+bool isGridGroupCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !inCooperativeGroups(FD))
+    return false;
+  llvm::StringRef Class = groupClassOf(FD);
+  if (Class.contains("grid") || Class.contains("cluster"))
+    return true;
+  llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
+  return N == "this_grid" || N == "this_multi_grid" || N == "this_cluster";
+}
+
+/// The text of \p Asm's template; empty for other forms of inline assembly.
+static std::string asmText(const AsmStmt *Asm) {
+  if (const auto *G = dyn_cast<GCCAsmStmt>(Asm))
+    return G->getAsmString();
+  return "";
+}
+
+static bool containsAny(llvm::StringRef Text,
+                        std::initializer_list<llvm::StringRef> Words) {
+  return llvm::any_of(Words,
+                      [&](llvm::StringRef W) { return Text.contains(W); });
+}
+
+bool asmReadsGridPlace(const AsmStmt *Asm) {
+  std::string Text = asmText(Asm);
+  return !isa<GCCAsmStmt>(Asm) ||
+         containsAny(Text, {"ctaid", "nctaid", "cluster", "gridid"});
+}
+
+bool asmMayOrderBlocks(const AsmStmt *Asm) {
+  std::string Text = asmText(Asm);
+  return !isa<GCCAsmStmt>(Asm) ||
+         containsAny(Text, {"atom", "red.", "fence", "membar", "volatile",
+                            "acquire", "release", "exit", "bar.", "barrier"});
+}
+
+namespace {
+
+/// Collects the uses, remembering the innermost lambda around each.
+class UseFinder : public RecursiveASTVisitor<UseFinder> {
+public:
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    Lambdas.push_back(L);
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Lambdas.pop_back();
+    return Result;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (std::optional<BlockIndexUse::Kind> K = builtinKind(E->getDecl()))
+      add(*K, E);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isGroupIndexCall(Call))
+      add(BlockIndexUse::GroupIndex, Call);
+    return true;
+  }
+
+  std::vector<BlockIndexUse> Uses;
+
+private:
+  void add(BlockIndexUse::Kind K, const Expr *E) {
+    Uses.push_back({K, E, Lambdas.empty() ? nullptr : Lambdas.back()});
+  }
+  std::vector<const LambdaExpr *> Lambdas;
+};
+
+} // namespace
+
+std::vector<BlockIndexUse> findBlockIndexUses(const Stmt *Body) {
+  UseFinder F;
+  if (Body)
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Uses);
+}
+
+} // namespace distwar

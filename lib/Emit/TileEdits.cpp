@@ -1,0 +1,223 @@
+//===- TileEdits.cpp - the text of --balance=tiles ------------------------===//
+
+#include "Emit/TileEdits.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace distwar {
+
+namespace {
+
+/// Collects the replacements of the main file, each at an offset of it.
+class TileEditList {
+public:
+  TileEditList(ASTContext &Ctx, llvm::StringRef FilePath, llvm::StringRef Text,
+               const OutputLayout &Layout)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), FilePath(FilePath), Text(Text),
+        Break(Layout.compact() ? " " : "\n") {}
+
+  /// The offset of \p Loc in the main file (a macro argument's spelling).
+  unsigned offset(SourceLocation Loc) const {
+    if (Loc.isMacroID())
+      Loc = SM.getSpellingLoc(Loc);
+    assert(SM.isWrittenInMainFile(Loc) && "planned edits lie in the file");
+    return SM.getFileOffset(Loc);
+  }
+  /// The offset just past the token at \p Loc.
+  unsigned endOfToken(SourceLocation Loc) const {
+    return offset(Lexer::getLocForEndOfToken(SM.getSpellingLoc(Loc), 0, SM,
+                                             Ctx.getLangOpts()));
+  }
+  /// The text of \p E as written.
+  std::string textOf(const Expr *E) const {
+    auto [Begin, End] = rangeOf(E);
+    return Text.substr(Begin, End - Begin).str();
+  }
+  llvm::Error add(unsigned Offset, unsigned Length, llvm::StringRef New) {
+    return Edits.add(tooling::Replacement(FilePath, Offset, Length, New));
+  }
+  /// Replaces [Begin, End) with \p New; in the compact form with as many
+  /// line breaks after it as the text held, so that no line moves.
+  llvm::Error replace(unsigned Begin, unsigned End, llvm::StringRef New) {
+    std::string Text = New.str();
+    if (Break == " ")
+      Text.append(this->Text.substr(Begin, End - Begin).count('\n'), '\n');
+    return add(Begin, End - Begin, Text);
+  }
+  /// The offsets [begin, end) of \p E's text as written.
+  std::pair<unsigned, unsigned> rangeOf(const Expr *E) const {
+    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+    return {offset(R.getBegin()),
+            R.isTokenRange() ? endOfToken(R.getEnd()) : offset(R.getEnd())};
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  llvm::StringRef FilePath, Text;
+  /// Between inserted statements: a line break, or a space (compact).
+  std::string Break;
+  tooling::Replacements Edits;
+};
+
+const char *replacementOf(BlockIndexUse::Kind K) {
+  switch (K) {
+  case BlockIndexUse::BlockIdx:
+    return "distwar_blockIdx";
+  case BlockIndexUse::GridDim:
+    return "distwar_grid";
+  case BlockIndexUse::GroupIndex:
+    return "dim3(distwar_blockIdx)";
+  }
+  llvm_unreachable("every kind of use has its replacement");
+}
+
+} // namespace
+
+/// The kernel's new parameters, its body in the tile loop, its uses.
+static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
+  const FunctionDecl *F = K.Kernel;
+  std::string Params = "::distwar::TileQueue *distwar_queue, unsigned "
+                       "distwar_tiles, dim3 distwar_grid";
+  FunctionTypeLoc FTL = F->getFunctionTypeLoc();
+  assert(FTL && "a kernel's declarator is written");
+  unsigned Open = L.endOfToken(FTL.getLParenLoc());
+  if (F->getNumParams() == 0) { // `()` or `(void)`
+    unsigned Close = L.offset(FTL.getRParenLoc());
+    if (llvm::Error E = L.add(Open, Close - Open, Params))
+      return E;
+  } else if (llvm::Error E = L.add(Open, 0, Params + ", ")) {
+    return E;
+  }
+  // The body as written, in a block of its own inside the loop: its lines
+  // keep their text, and a return leaves that block for the tile's end.
+  const auto *Body = cast<CompoundStmt>(F->getBody());
+  bool ReadsIndex = llvm::any_of(K.Uses, [](const BlockIndexUse &U) {
+    return U.What != BlockIndexUse::GridDim;
+  });
+  std::string Head = L.Break + "for (::distwar::TileCursor "
+                               "distwar_tile_cursor(distwar_queue, "
+                               "distwar_tiles);"
+                               " distwar_tile_cursor.more();"
+                               " distwar_tile_cursor.next()) {";
+  if (ReadsIndex)
+    Head += L.Break + "const uint3 distwar_blockIdx = ::distwar::tileIndex("
+                      "distwar_tile_cursor.tile(), distwar_grid);";
+  Head += L.Break + "{";
+  if (llvm::Error E = L.add(L.endOfToken(Body->getLBracLoc()), 0, Head))
+    return E;
+  std::string Tail = "}" + L.Break;
+  if (!K.Returns.empty())
+    Tail += "distwar_tile_end:;" + L.Break;
+  if (llvm::Error E =
+          L.add(L.offset(Body->getRBracLoc()), 0, Tail + "}" + L.Break))
+    return E;
+  for (const ReturnStmt *R : K.Returns) {
+    // `return;` ends the tile; `return f();` (a void kernel) still calls f.
+    std::string Goto = "goto distwar_tile_end";
+    if (const Expr *Value = R->getRetValue())
+      Goto = "if (((void)(" + L.textOf(Value) + ")), true) " + Goto;
+    unsigned Begin = L.offset(R->getBeginLoc());
+    if (llvm::Error E = L.replace(Begin, L.endOfToken(R->getEndLoc()), Goto))
+      return E;
+  }
+  for (const BlockIndexUse &U : K.Uses) {
+    unsigned Begin = L.offset(U.E->getBeginLoc());
+    unsigned End = L.endOfToken(U.E->getEndLoc());
+    if (llvm::Error E = L.replace(Begin, End, replacementOf(U.What))) {
+      // A macro argument used twice is one text: replaced once.
+      llvm::consumeError(std::move(E));
+      continue;
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// A launch in its block, sized by distwar::tileLaunch.
+static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
+                               unsigned Index) {
+  const CallExpr *Config = K->getConfig();
+  std::string Config4;
+  for (unsigned I = 0; I < 4; ++I) {
+    const Expr *A = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
+    Config4 += ", ";
+    Config4 += A && !isa<CXXDefaultArgExpr>(A) ? L.textOf(A) : "0";
+  }
+  std::string Name = "distwar_launch" + std::to_string(Index);
+  std::string Callee = L.textOf(K->getCallee());
+  unsigned Begin = L.offset(K->getBeginLoc());
+  if (llvm::Error E = L.add(Begin, 0,
+                            "{" + L.Break + "const ::distwar::TileLaunch " +
+                                Name + " = ::distwar::tileLaunch(" + Callee +
+                                Config4 + ");" + L.Break))
+    return E;
+  // Each argument of `<<<grid, block, shared, stream>>>` becomes the
+  // persistent launch's (those left out are added), and the kernel's
+  // arguments begin with the pool's; the text around them stays.
+  static const char *const Fields[] = {".grid", ".block", ".shared", ".stream"};
+  unsigned Written = 0;
+  for (unsigned I = 0; I < 4; ++I) {
+    const Expr *A = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
+    if (!A || isa<CXXDefaultArgExpr>(A))
+      break;
+    auto [ArgBegin, ArgEnd] = L.rangeOf(A);
+    if (llvm::Error E = L.replace(ArgBegin, ArgEnd, Name + Fields[I]))
+      return E;
+    Written = I + 1;
+  }
+  assert(Written >= 2 && "a launch names its grid and block");
+  std::string Rest;
+  for (unsigned I = Written; I < 4; ++I)
+    Rest += ", " + Name + Fields[I];
+  if (!Rest.empty())
+    if (llvm::Error E =
+            L.add(L.rangeOf(Config->getArg(Written - 1)).second, 0, Rest))
+      return E;
+  std::optional<Token> Paren =
+      Lexer::findNextToken(Config->getRParenLoc(), L.SM, L.Ctx.getLangOpts());
+  if (!Paren || !Paren->is(tok::l_paren))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "a launch's arguments not found");
+  bool HasArgs = K->getNumArgs() && !isa<CXXDefaultArgExpr>(K->getArg(0));
+  if (llvm::Error E = L.add(L.endOfToken(Paren->getLocation()), 0,
+                            Name + ".queue, " + Name + ".tiles, " + Name +
+                                ".original" + (HasArgs ? ", " : "")))
+    return E;
+  std::optional<Token> Semi =
+      Lexer::findNextToken(K->getEndLoc(), L.SM, L.Ctx.getLangOpts());
+  assert(Semi && Semi->is(tok::semi) && "TileKernels checked the `;`");
+  return L.add(L.endOfToken(Semi->getLocation()), 0, L.Break + "}");
+}
+
+llvm::Expected<tooling::Replacements>
+planTileEdits(ASTContext &Ctx, const TilePlan &Plan, llvm::StringRef FilePath,
+              llvm::StringRef Text, const OutputLayout &Layout,
+              PresumedLineFn Presumed) {
+  TileEditList L(Ctx, FilePath, Text, Layout);
+  unsigned Launches = 0;
+  for (const TileKernelPlan &K : Plan.Kernels) {
+    if (!K.balanced())
+      continue;
+    if (llvm::Error E = kernelEdits(L, K))
+      return std::move(E);
+    for (const CUDAKernelCallExpr *Launch : K.Launches)
+      if (llvm::Error E = launchEdits(L, Launch, Launches++))
+        return std::move(E);
+  }
+  if (L.Edits.empty())
+    return L.Edits;
+  // The include, then the first line's number back (a byte-order mark stays
+  // the file's first bytes).
+  unsigned Start = Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  PresumedLine First = Presumed(Start);
+  std::string Prologue = "#include <distwar/tiles.cuh> // distwar-rewrite: "
+                         "kernels balanced across tiles\n" +
+                         lineDirectiveText(First.Line, First.QuotedFile) + "\n";
+  if (llvm::Error E = L.add(Start, 0, Prologue))
+    return std::move(E);
+  return L.Edits;
+}
+
+} // namespace distwar

@@ -1,0 +1,47 @@
+//===- TilePlan.h - what --balance=tiles does to each kernel ----*- C++ -*-===//
+//
+// The boundary between the decision (Decide/TileKernels) and the text
+// (Emit/TileEdits) of --balance=tiles: a kernel whose blocks are
+// independent tiles becomes a persistent loop over tiles drawn from a pool
+// (distwar::forEachTile, runtime/include/distwar/tiles.cuh), and each of its
+// launches in the file is sized for it. Everything Emit needs is here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTWAR_PLAN_TILEPLAN_H
+#define DISTWAR_PLAN_TILEPLAN_H
+
+#include "Analysis/BlockIndexUses.h"
+#include "distwar-rewrite/Diagnostics.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include <vector>
+
+namespace distwar {
+
+/// One __global__ function of the main file and what becomes of it.
+struct TileKernelPlan {
+  /// The definition as written (a template's pattern).
+  const clang::FunctionDecl *Kernel = nullptr;
+  /// Why it stays as written; None: it is balanced.
+  Verdict Why;
+  /// The reads of its block index and grid size in its body, each replaced
+  /// by the tile's.
+  std::vector<BlockIndexUse> Uses;
+  /// The launch statements of the file that launch it, each wrapped.
+  std::vector<const clang::CUDAKernelCallExpr *> Launches;
+  /// The returns of its body (not of lambdas in it): each ends the lane's
+  /// tile instead (TileReturns proved it safe).
+  std::vector<const clang::ReturnStmt *> Returns;
+
+  bool balanced() const { return Why.Code == Reason::None; }
+};
+
+/// The plan of a file: one entry per kernel defined in it.
+struct TilePlan {
+  std::vector<TileKernelPlan> Kernels;
+};
+
+} // namespace distwar
+
+#endif
