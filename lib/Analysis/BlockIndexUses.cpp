@@ -76,7 +76,7 @@ bool asmMayOrderBlocks(const AsmStmt *Asm) {
 namespace {
 
 /// Collects the uses, remembering the innermost lambda around each.
-class UseFinder : public RecursiveASTVisitor<UseFinder> {
+class BlockIndexUseFinder : public RecursiveASTVisitor<BlockIndexUseFinder> {
 public:
   bool TraverseLambdaExpr(LambdaExpr *L) {
     Lambdas.push_back(L);
@@ -107,7 +107,7 @@ private:
 } // namespace
 
 std::vector<BlockIndexUse> findBlockIndexUses(const Stmt *Body) {
-  UseFinder F;
+  BlockIndexUseFinder F;
   if (Body)
     F.TraverseStmt(const_cast<Stmt *>(Body));
   return std::move(F.Uses);
