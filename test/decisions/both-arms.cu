@@ -48,11 +48,9 @@ __global__ void shared(float *g, const int *ids, const float *__restrict__ x,
 // REPORT-DAG: group twice#0: batched (butterfly) key=i type=float sites=3 slots=2
 // REPORT-DAG: group nestedIf#0: batched (butterfly) key=i type=float sites=3 slots=2
 // CHECK-LABEL: __global__ void twice(
-// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>,
-// CHECK-NEXT: ::distwar::LaneSet<1, 2>>
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>,{{[[:space:]]*}}::distwar::LaneSet<1, 2>>
 // CHECK-LABEL: __global__ void nestedIf(
-// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>,
-// CHECK-NEXT: ::distwar::LaneSet<1, 2>>
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>,{{[[:space:]]*}}::distwar::LaneSet<1, 2>>
 __global__ void twice(float *g, const int *ids, const float *__restrict__ x,
                       int n) {
   for (int j = 0; j < n; j++) {

@@ -14,8 +14,7 @@
 // CHECK-LABEL: __global__ void channels(
 // CHECK: ::distwar::Batch<float, 2, ::distwar::AlwaysSet<0, 1>> distwar_batch0;
 // CHECK-LABEL: __global__ void changes(
-// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>,
-// CHECK-NEXT: ::distwar::LaneSet<1, 2>>
+// CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 1>,{{[[:space:]]*}}::distwar::LaneSet<1, 2>>
 template <int CNum>
 __global__ void channels(float *ga, float *gb, const int *ids,
                          const float *__restrict__ x, int n, int C) {

@@ -21,8 +21,7 @@
 // CHECK: distwar_batch0.set(1, &dL_dintr[1], v);
 // CHECK: distwar_batch0.set(2, &dL_dpose[0], u);
 // CHECK: distwar_batch0.set(13, &dL_dpose[11], u * v);
-// CHECK: ::distwar::reduceButterflyUniform(
-// CHECK-NEXT: distwar_batch0,
+// CHECK: ::distwar::reduceButterflyUniform({{[[:space:]]*}}distwar_batch0,
 // CHECK-NOT: distwar_batch1
 __global__ void camera(float *dL_dintr, float *dL_dpose,
                        const float2 *__restrict__ uv, int n) {
