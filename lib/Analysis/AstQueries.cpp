@@ -1,6 +1,7 @@
 //===- AstQueries.cpp - questions about expressions and loops -------------===//
 
 #include "Analysis/AstQueries.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -162,6 +163,21 @@ std::optional<CountingLoop> matchCountingLoop(const ForStmt *F) {
   if (!L.Start || !StepOne)
     return std::nullopt;
   return L;
+}
+
+/// The returns of \p Body, outside the lambdas in it.
+std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
+  class Collector : public RecursiveASTVisitor<Collector> {
+  public:
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Returns.push_back(R);
+      return true;
+    }
+    std::vector<const ReturnStmt *> Returns;
+  } C;
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  return C.Returns;
 }
 
 } // namespace distwar

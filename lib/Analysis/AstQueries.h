@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class CXXOperatorCallExpr;
@@ -77,6 +78,9 @@ std::optional<ReasonPlace> placeAt(const clang::SourceManager &SM,
 /// The source text of \p E, or "" when it does not lie in the main file
 /// outside macro bodies.
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+/// The returns of \p Body, outside the lambdas in it.
+std::vector<const clang::ReturnStmt *> returnsOf(const clang::Stmt *Body);
 
 } // namespace distwar
 

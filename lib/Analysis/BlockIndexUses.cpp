@@ -36,6 +36,12 @@ bool isGroupIndexCall(const CallExpr *Call) {
          groupClassOf(FD) == "thread_block";
 }
 
+bool isBlockShapeQuery(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  return FD && FD->getIdentifier() && isGroupAccessor(FD->getName()) &&
+         groupClassOf(FD) == "thread_block";
+}
+
 bool isGridGroupCall(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !inCooperativeGroups(FD))

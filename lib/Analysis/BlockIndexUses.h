@@ -42,6 +42,10 @@ std::vector<BlockIndexUse> findBlockIndexUses(const clang::Stmt *Body);
 /// True for cooperative groups' thread_block::group_index().
 bool isGroupIndexCall(const clang::CallExpr *Call);
 
+/// True for a query of a thread_block's place or shape (group_index(),
+/// group_dim(), size(), ...): one value in every thread of the block.
+bool isBlockShapeQuery(const clang::CallExpr *Call);
+
 /// True for a call into cooperative groups' grid, multi-grid or cluster
 /// groups (this_grid(), grid_group::sync(), this_cluster(), ...): code that
 /// treats blocks as members of one group.

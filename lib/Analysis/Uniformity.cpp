@@ -2,6 +2,7 @@
 
 #include "Analysis/Uniformity.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/BlockIndexUses.h"
 #include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
@@ -126,13 +127,31 @@ bool UniformityAnalysis::unchangedKernelParameter(const ParmVarDecl *P) {
   return !findStorageWrite(F->getBody(), P);
 }
 
-bool UniformityAnalysis::isGridUniform(const Expr *E) {
+/// Whether the CUDA built-in \p V (threadIdx, blockIdx, blockDim, gridDim,
+/// warpSize) holds one value in every thread of a block (\p OfBlock) or of
+/// the grid.
+static bool builtinSameInThreads(const VarDecl *V, bool OfBlock) {
+  llvm::StringRef N = V->getName();
+  return N != "threadIdx" && (OfBlock || N != "blockIdx");
+}
+
+/// A CUDA built-in named whole (`dim3 b = blockIdx;`).
+static bool isBuiltinVariable(const VarDecl *V) {
+  return V->hasGlobalStorage() && V->getIdentifier() &&
+         llvm::is_contained(
+             {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"},
+             V->getName());
+}
+
+bool UniformityAnalysis::sameInThreads(const Expr *E, bool OfBlock) {
   if (!E)
     return false;
   E = E->IgnoreParenImpCasts();
   if (!E->isValueDependent() && !E->isTypeDependent() &&
       isCompileTimeConstant(E, Ctx))
     return true;
+  if (const VarDecl *BV = builtinVar(E))
+    return builtinSameInThreads(BV, OfBlock);
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr,
           CXXNullPtrLiteralExpr, CharacterLiteral>(E))
     return true;
@@ -142,57 +161,67 @@ bool UniformityAnalysis::isGridUniform(const Expr *E) {
       return true;
     if (const auto *P = dyn_cast<ParmVarDecl>(D))
       return unchangedKernelParameter(P);
-    if (const auto *V = dyn_cast<VarDecl>(D))
+    if (const auto *V = dyn_cast<VarDecl>(D)) {
+      if (isBuiltinVariable(V))
+        return builtinSameInThreads(V, OfBlock);
       return V->hasGlobalStorage() && !V->isLocalVarDecl()
                  ? V->hasAttr<CUDAConstantAttr>() ||
                        V->getType().isConstQualified()
-                 : gridUniformLocal(V);
+                 : uniformLocal(V, OfBlock);
+    }
     return false;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return !ME->isArrow() && isGridUniform(ME->getBase());
+    return !ME->isArrow() && sameInThreads(ME->getBase(), OfBlock);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_Deref &&
-           UO->getOpcode() != UO_AddrOf && isGridUniform(UO->getSubExpr());
+           UO->getOpcode() != UO_AddrOf &&
+           sameInThreads(UO->getSubExpr(), OfBlock);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return !BO->isAssignmentOp() && isGridUniform(BO->getLHS()) &&
-           isGridUniform(BO->getRHS());
+    return !BO->isAssignmentOp() && sameInThreads(BO->getLHS(), OfBlock) &&
+           sameInThreads(BO->getRHS(), OfBlock);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return isGridUniform(CO->getCond()) && isGridUniform(CO->getTrueExpr()) &&
-           isGridUniform(CO->getFalseExpr());
+    return sameInThreads(CO->getCond(), OfBlock) &&
+           sameInThreads(CO->getTrueExpr(), OfBlock) &&
+           sameInThreads(CO->getFalseExpr(), OfBlock);
   if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
-    return isGridUniform(CE->getSubExpr());
+    return sameInThreads(CE->getSubExpr(), OfBlock);
   // An array member of a uniform struct (`p.cam.flags[1]`).
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
     const auto *Decay = dyn_cast<ImplicitCastExpr>(ASE->getBase());
     return Decay && Decay->getCastKind() == CK_ArrayToPointerDecay &&
-           isGridUniform(Decay->getSubExpr()) && isGridUniform(ASE->getIdx());
+           sameInThreads(Decay->getSubExpr(), OfBlock) &&
+           sameInThreads(ASE->getIdx(), OfBlock);
   }
   // A pure function (a const method of a uniform object) of uniform values.
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (OfBlock && isBlockShapeQuery(Call))
+      return true;
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD || !readsOnlyArguments(FD))
       return false;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      if (!isGridUniform(MC->getImplicitObjectArgument()))
+      if (!sameInThreads(MC->getImplicitObjectArgument(), OfBlock))
         return false;
-    return llvm::all_of(Call->arguments(),
-                        [&](const Expr *A) { return isGridUniform(A); });
+    return llvm::all_of(Call->arguments(), [&](const Expr *A) {
+      return sameInThreads(A, OfBlock);
+    });
   }
   return false;
 }
 
 /// A local of this function that nothing writes after its initialiser
-/// (`const int c_num = min(CNum, C);`), initialised from grid-uniform
-/// values: every thread computes the same value.
-bool UniformityAnalysis::gridUniformLocal(const VarDecl *V) {
+/// (`const int c_num = min(CNum, C);`), initialised from values the same in
+/// every thread (of the grid, or of a block): every thread computes the
+/// same value.
+bool UniformityAnalysis::uniformLocal(const VarDecl *V, bool OfBlock) {
   if (!V->isLocalVarDecl() || V->hasGlobalStorage() ||
       V->getType()->isReferenceType() || !V->getInit() ||
       V->getParentFunctionOrMethod() != F || !F->getBody() ||
       !GridInProgress.insert(V).second)
     return false;
   bool Ok = !findWrite(F->getBody(), V, /*Through=*/true) &&
-            isGridUniform(V->getInit());
+            sameInThreads(V->getInit(), OfBlock);
   GridInProgress.erase(V);
   return Ok;
 }
@@ -414,8 +443,8 @@ bool UniformityAnalysis::uniformCall(const Expr *E, bool TrustLoads) {
       return isGroupAccessor(M->getName());
   }
   auto AllUniform = [&](auto Args) {
-    return llvm::all_of(Args,
-                        [&](const Expr *A) { return isUniform(A, TrustLoads); });
+    return llvm::all_of(
+        Args, [&](const Expr *A) { return isUniform(A, TrustLoads); });
   };
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
     return (CCE->getConstructor()->isTrivial() ||
@@ -435,7 +464,6 @@ bool UniformityAnalysis::uniformCall(const Expr *E, bool TrustLoads) {
       return false;
   return AllUniform(Call->arguments());
 }
-
 
 void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
   const Expr *S = E->IgnoreParenImpCasts();

@@ -48,7 +48,17 @@ public:
   /// True when \p E reads only kernel parameters, constants and locals that
   /// are never changed after being initialised from such values (the same
   /// value in every thread of the grid).
-  bool isGridUniform(const clang::Expr *E);
+  bool isGridUniform(const clang::Expr *E) {
+    return sameInThreads(E, /*OfBlock=*/false);
+  }
+
+  /// True when \p E has one value in every thread of a block: what
+  /// isGridUniform accepts, and the block's place and shape (blockIdx,
+  /// blockDim, gridDim, cooperative groups' group_index() and size
+  /// queries).
+  bool isBlockUniform(const clang::Expr *E) {
+    return sameInThreads(E, /*OfBlock=*/true);
+  }
 
   /// True when every statement enclosing \p S up to the function body runs
   /// for all lanes of a warp or none: uniform conditions, no lane-dependent
@@ -75,7 +85,8 @@ private:
                       const clang::Stmt *Body, const clang::Stmt *Inc,
                       const clang::Stmt *Child,
                       const clang::Stmt *ContinuesAllowedIn);
-  bool gridUniformLocal(const clang::VarDecl *V);
+  bool sameInThreads(const clang::Expr *E, bool OfBlock);
+  bool uniformLocal(const clang::VarDecl *V, bool OfBlock);
   bool uniformVar(const clang::VarDecl *V, bool TrustLoads);
   bool uniformAccess(const clang::Expr *E, bool TrustLoads);
   bool uniformCall(const clang::Expr *E, bool TrustLoads);

@@ -143,21 +143,6 @@ std::vector<const FunctionDecl *> instancesOf(const FunctionDecl *Kernel) {
   return Out;
 }
 
-/// The returns of \p Body, outside the lambdas in it.
-std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
-  class Collector : public RecursiveASTVisitor<Collector> {
-  public:
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitReturnStmt(ReturnStmt *R) {
-      Returns.push_back(R);
-      return true;
-    }
-    std::vector<const ReturnStmt *> Returns;
-  } C;
-  C.TraverseStmt(const_cast<Stmt *>(Body));
-  return C.Returns;
-}
-
 /// A parameter or local of \p Kernel whose name the rewrite would declare.
 const NamedDecl *clashingName(const FunctionDecl *Kernel) {
   class Finder : public RecursiveASTVisitor<Finder> {

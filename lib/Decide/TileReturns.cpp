@@ -1,7 +1,8 @@
 //===- TileReturns.cpp - may a lane's return end its tile instead ---------===//
 
 #include "Decide/TileReturns.h"
-#include "Analysis/BlockUniformity.h"
+#include "Analysis/AstQueries.h"
+#include "Analysis/Uniformity.h"
 #include "Analysis/Collectives.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/Dominators.h"
@@ -88,21 +89,6 @@ static const CFGBlock *blockOf(const CFG &G, const ReturnStmt *R) {
   return nullptr;
 }
 
-namespace {
-
-/// Every explicit return of a function body, outside its lambdas.
-class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
-public:
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitReturnStmt(ReturnStmt *R) {
-    Returns.push_back(R);
-    return true;
-  }
-  std::vector<const ReturnStmt *> Returns;
-};
-
-} // namespace
-
 /// Whether lanes may part on the way to \p RB, at a branch they have not
 /// rejoined from when they reach it (its post-dominator lies on no path from
 /// it to \p RB), and from which other lanes can go on to a barrier.
@@ -110,7 +96,7 @@ public:
 static bool partsBeforeBarrier(const CFG &G, CFGPostDomTree &PostDom,
                                const CFGBlock &RB,
                                const llvm::BitVector &Barriers,
-                               BlockUniformity &Uniform) {
+                               UniformityAnalysis &Uniform) {
   llvm::BitVector Before = reachableFrom(G, {&RB}, /*Backward=*/true);
   for (const CFGBlock *D : G) {
     if (!Before.test(D->getBlockID()) || D == &RB)
@@ -122,7 +108,7 @@ static bool partsBeforeBarrier(const CFG &G, CFGPostDomTree &PostDom,
     if (Succs.size() < 2)
       continue;
     const auto *Cond = dyn_cast_or_null<Expr>(D->getTerminatorCondition());
-    if (Cond && Uniform.isUniform(Cond))
+    if (Cond && Uniform.isBlockUniform(Cond))
       continue;
     const auto *Node = PostDom.getBase().getNode(const_cast<CFGBlock *>(D));
     const CFGBlock *Join =
@@ -139,21 +125,20 @@ static bool partsBeforeBarrier(const CFG &G, CFGPostDomTree &PostDom,
 const ReturnStmt *returnBeforeBarrier(ASTContext &Ctx,
                                       const FunctionDecl *Kernel) {
   assert(Kernel->hasBody() && "an instantiation or a plain function");
-  ReturnCollector C;
-  C.TraverseStmt(Kernel->getBody());
-  if (C.Returns.empty())
+  std::vector<const ReturnStmt *> Returns = returnsOf(Kernel->getBody());
+  if (Returns.empty())
     return nullptr;
   CFG::BuildOptions Options;
   std::unique_ptr<CFG> G =
       CFG::buildCFG(Kernel, Kernel->getBody(), &Ctx, Options);
   if (!G)
-    return waitsForLanes(Kernel->getBody()) ? C.Returns.front() : nullptr;
+    return waitsForLanes(Kernel->getBody()) ? Returns.front() : nullptr;
   llvm::BitVector Barriers = barrierBlocks(*G);
   if (Barriers.none())
     return nullptr;
-  BlockUniformity Uniform(Kernel);
+  UniformityAnalysis Uniform(Ctx, Kernel);
   CFGPostDomTree PostDom(G.get());
-  for (const ReturnStmt *R : C.Returns) {
+  for (const ReturnStmt *R : Returns) {
     const CFGBlock *RB = blockOf(*G, R);
     if (!RB)
       continue; // unreachable: never taken

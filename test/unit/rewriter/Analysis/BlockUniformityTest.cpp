@@ -1,6 +1,11 @@
 //===- BlockUniformityTest.cpp - values equal in every thread of a block --===//
+//
+// UniformityAnalysis::isBlockUniform, which --balance=tiles asks of the
+// branches before a lane's return.
+//
+//===----------------------------------------------------------------------===//
 
-#include "Analysis/BlockUniformity.h"
+#include "Analysis/Uniformity.h"
 #include "TestAST.h"
 #include "clang/AST/Stmt.h"
 #include "gtest/gtest.h"
@@ -20,8 +25,8 @@ bool firstConditionUniform(llvm::StringRef Body) {
   const FunctionDecl *K = function(P.context(), "k");
   for (const Stmt *S : bodyOf(P.context(), "k"))
     if (const auto *If = dyn_cast<IfStmt>(S)) {
-      BlockUniformity U(K);
-      return U.isUniform(If->getCond());
+      UniformityAnalysis U(P.context(), K);
+      return U.isBlockUniform(If->getCond());
     }
   ADD_FAILURE() << "no if";
   return false;
@@ -42,6 +47,8 @@ TEST(BlockUniformity, ThreadIndicesLoadsAndChangedValuesAreNot) {
   EXPECT_FALSE(firstConditionUniform(
       "int t = blockIdx.x; t += threadIdx.x; if (t > n) return;"));
   EXPECT_FALSE(firstConditionUniform("n = threadIdx.x; if (n > 3) return;"));
+  EXPECT_FALSE(
+      firstConditionUniform("dim3 t = threadIdx; if (t.x > n) return;"));
 }
 
 } // namespace

@@ -105,6 +105,19 @@ TEST(Uniformity, LocalsOfGridUniformValuesAreGridUniform) {
   EXPECT_FALSE(gridUniformInit(P, "k", "viaAliased"));
 }
 
+TEST(Uniformity, BuiltinsNamedWholeAreJudgedByWhatTheyHold) {
+  Parsed P = parse(R"cu(
+    __global__ void k(float *g) {
+      dim3 t = threadIdx;
+      dim3 b = blockIdx;
+      unsigned tx = t.x, bx = b.x, dx = gridDim.x;
+      g[0] = tx + bx + dx;
+    })cu");
+  EXPECT_FALSE(gridUniformInit(P, "k", "tx"));
+  EXPECT_FALSE(gridUniformInit(P, "k", "bx"));
+  EXPECT_TRUE(gridUniformInit(P, "k", "dx"));
+}
+
 TEST(Uniformity, ASharedArraysAddressIsUniform) {
   Parsed P = parse(R"cu(
     __global__ void k(const float *x, int n) {
