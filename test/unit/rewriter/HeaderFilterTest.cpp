@@ -4,39 +4,24 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "TempTree.h"
 #include "gtest/gtest.h"
 
 using namespace distwar;
+using namespace distwar::test;
 
 namespace {
 
 /// A temporary tree: root/include/render/grad.h, root/include/top.h,
 /// root/vendor/v.h, root/includex/x.h.
-class HeaderFilterTest : public ::testing::Test {
+class HeaderFilterTest : public TempTree {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("distwar-hf", Root));
+    TempTree::SetUp();
     for (const char *F : {"include/render/grad.h", "include/top.h",
                           "vendor/v.h", "includex/x.h"})
-      touch(F);
+      write(F);
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
-  std::string path(llvm::StringRef Rel) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, llvm::sys::path::Style::posix, Rel);
-    return std::string(P);
-  }
-  void touch(llvm::StringRef Rel) {
-    std::string P = path(Rel);
-    ASSERT_FALSE(
-        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P)));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    ASSERT_FALSE(EC);
-  }
-
-  llvm::SmallString<256> Root;
 };
 
 TEST_F(HeaderFilterTest, DirectoriesGivePathsBelowThem) {

@@ -6,9 +6,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "TempTree.h"
 #include "gtest/gtest.h"
 
 using namespace distwar;
+using namespace distwar::test;
 
 namespace {
 
@@ -27,30 +29,7 @@ Flags strippedFlags(const Flags &Command, llvm::StringRef File,
 }
 
 /// A temporary directory removed with the test.
-class CudaArgsTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("distwar-ca", Root));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
-  std::string path(llvm::StringRef Rel) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, Rel);
-    return std::string(P);
-  }
-  void write(llvm::StringRef Rel, llvm::StringRef Text) {
-    std::string P = path(Rel);
-    ASSERT_FALSE(
-        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P)));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    ASSERT_FALSE(EC);
-    OS << Text;
-  }
-
-  llvm::SmallString<256> Root;
-};
+class CudaArgsTest : public TempTree {};
 
 TEST(CudaArgs, StripsCompilerInputOutputAndNvccOnlyFlags) {
   std::string Arch = "sm_90";

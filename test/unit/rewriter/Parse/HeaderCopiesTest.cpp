@@ -12,37 +12,22 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "TempTree.h"
 #include "gtest/gtest.h"
 
 using namespace distwar;
+using namespace distwar::test;
 
 namespace {
 
 /// root/src/k.cu, root/include/grad.h, root/include/sub/util.h, and the
 /// #includes a test says, resolved as a parse would record them.
-class HeaderCopiesTest : public ::testing::Test {
+class HeaderCopiesTest : public TempTree {
 protected:
   void SetUp() override {
-    llvm::SmallString<256> Made;
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("distwar-hc", Made));
-    ASSERT_FALSE(llvm::sys::fs::real_path(Made, Root));
+    TempTree::SetUp();
     for (const char *F : {"src/k.cu", "include/grad.h", "include/sub/util.h"})
-      touch(F);
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
-  std::string path(llvm::StringRef Rel) const {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, llvm::sys::path::Style::posix, Rel);
-    return std::string(P);
-  }
-  void touch(llvm::StringRef Rel) {
-    std::string P = path(Rel);
-    ASSERT_FALSE(
-        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P)));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    ASSERT_FALSE(EC);
+      write(F);
   }
   const clang::FileEntry *entry(llvm::StringRef Rel) {
     return &llvm::cantFail(Files.getFileRef(path(Rel))).getFileEntry();
@@ -61,7 +46,6 @@ protected:
     return Copies.pathOf(entry(Rel), path(Rel));
   }
 
-  llvm::SmallString<256> Root;
   clang::FileManager Files{clang::FileSystemOptions()};
   std::vector<ParsedFile::ResolvedInclusion> Inclusions;
 };

@@ -3,6 +3,7 @@
 #include "Parse/Preamble.h"
 #include "Parse/ParsedFile.h"
 #include "Parse/SkippedBodies.h"
+#include "TempTree.h"
 #include "TestAST.h"
 #include "distwar-rewrite/CudaArgs.h"
 #include "clang/AST/Decl.h"
@@ -18,14 +19,12 @@ namespace {
 
 /// A checkout in a temporary directory: a kernel file whose preamble
 /// includes a header of its own and one of a system directory, and a cache.
-class PreambleTest : public ::testing::Test {
+class PreambleTest : public TempTree {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(
-        llvm::sys::fs::createUniqueDirectory("distwar-preamble", Root));
-    llvm::sys::path::append(Cache, Root, "cache");
-    llvm::sys::path::append(System, Root, "system");
-    ASSERT_FALSE(llvm::sys::fs::create_directories(System));
+    TempTree::SetUp();
+    Cache = path("cache");
+    System = path("system");
     write("system/lib.h",
           "#pragma once\n"
           "inline int hostOnly() { return 1; }\n"
@@ -39,23 +38,6 @@ protected:
                   "#include \"helpers.cuh\"\n"
                   "__global__ void k(float *g) { addTo(g, 1.0f); }\n");
   }
-  void TearDown() override {
-    if (!Root.empty())
-      llvm::sys::fs::remove_directories(Root);
-  }
-
-  void write(llvm::StringRef Name, llvm::StringRef Text) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(path(Name), EC);
-    ASSERT_FALSE(EC);
-    OS << Text;
-  }
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
-  }
-
   /// Parses k.cu through the cache (or none when \p UseCache is false) and
   /// calls \p Check with the result.
   void parseKernel(llvm::function_ref<void(ParsedFile &)> Check,
@@ -95,7 +77,7 @@ protected:
     return Out;
   }
 
-  llvm::SmallString<256> Root, Cache, System;
+  std::string Cache, System;
   std::vector<std::string> ExtraArgs;
 };
 
