@@ -38,25 +38,6 @@ static constexpr uint64_t MaxPreambleBytes = uint64_t(4) << 30;
 /// The files next to each entry: its manifest and its resolved includes.
 static constexpr llvm::StringRef PreambleSidecars[] = {"inputs", "includes"};
 
-/// The number of #include (#import, #include_next) directives in \p Text.
-static size_t countIncludeDirectives(llvm::StringRef Text) {
-  LangOptions Opts;
-  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
-  Lexer Lex(SourceLocation(), Opts, Text.begin(), Text.begin(), Text.end());
-  size_t N = 0;
-  Token Tok;
-  bool AfterHash = false;
-  for (Lex.LexFromRawLexer(Tok); Tok.isNot(tok::eof);
-       Lex.LexFromRawLexer(Tok)) {
-    if (AfterHash && Tok.is(tok::raw_identifier)) {
-      llvm::StringRef Name = Tok.getRawIdentifier();
-      N += Name == "include" || Name == "import" || Name == "include_next";
-    }
-    AfterHash = Tok.is(tok::hash) && Tok.isAtStartOfLine();
-  }
-  return N;
-}
-
 /// Whether the header \p Name of an `#include` in \p MainDir's file is
 /// found first in a system directory of \p Search (as Clang searches: the
 /// includer's directory and -iquote for a quoted name, then -I, then the
@@ -86,18 +67,23 @@ static bool foundInSystemDirectory(llvm::StringRef Name, bool Angled,
   return false;
 }
 
-/// The length of \p Text's leading directives that can only read system
-/// headers: it ends before the first `#include` of a header of the user's
-/// (which the parse must read itself: its tokens and declarations are
-/// what the rewrite edits), of a computed name, or of one under a
-/// conditional.
-static size_t systemPrefix(llvm::StringRef Text, llvm::StringRef MainDir,
-                           const HeaderSearchOptions &Search,
-                           llvm::vfs::FileSystem &FS) {
+/// The leading directives of \p Text that can only read system headers:
+/// they end before the first `#include` of a header of the user's (which
+/// the parse must read itself: its tokens and declarations are what the
+/// rewrite edits), of a computed name, or of one under a conditional.
+struct SystemPrefix {
+  size_t Size = 0;
+  size_t Includes = 0; ///< the #include directives among them
+};
+
+static SystemPrefix systemPrefix(llvm::StringRef Text, llvm::StringRef MainDir,
+                                 const HeaderSearchOptions &Search,
+                                 llvm::vfs::FileSystem &FS) {
   LangOptions Opts;
   Opts.CPlusPlus = Opts.CPlusPlus17 = true;
   Lexer Lex(SourceLocation(), Opts, Text.begin(), Text.begin(), Text.end());
   Token Tok;
+  SystemPrefix Out;
   size_t Hash = llvm::StringRef::npos;
   for (Lex.LexFromRawLexer(Tok); Tok.isNot(tok::eof);
        Lex.LexFromRawLexer(Tok)) {
@@ -106,27 +92,30 @@ static size_t systemPrefix(llvm::StringRef Text, llvm::StringRef MainDir,
       Hash = At;
       continue;
     }
-    if (Hash == llvm::StringRef::npos || !Tok.is(tok::raw_identifier))
+    // Only the token right after a directive's `#` names it.
+    size_t Directive = std::exchange(Hash, llvm::StringRef::npos);
+    if (Directive == llvm::StringRef::npos || !Tok.is(tok::raw_identifier))
       continue;
-    size_t LineStart = Text.rfind('\n', Hash);
-    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+    size_t LineStart = Text.rfind('\n', Directive);
+    Out.Size = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
     llvm::StringRef Name = Tok.getRawIdentifier();
     llvm::StringRef Rest =
         Text.slice(At + Name.size(), Text.find('\n', At)).trim();
-    Hash = llvm::StringRef::npos;
     if (Name.starts_with("if") || Name == "elif" || Name == "else" ||
         Name == "endif" || Name == "include_next")
-      return LineStart;
+      return Out;
     if (Name != "include" && Name != "import")
       continue;
     bool Angled = Rest.consume_front("<");
     if (!Angled && !Rest.consume_front("\""))
-      return LineStart;
+      return Out;
     Rest = Rest.take_until([&](char C) { return C == (Angled ? '>' : '"'); });
     if (!foundInSystemDirectory(Rest.trim(), Angled, MainDir, Search, FS))
-      return LineStart;
+      return Out;
+    ++Out.Includes;
   }
-  return Text.size();
+  Out.Size = Text.size();
+  return Out;
 }
 
 /// What identifies this build of the tool: its executable's size and time
@@ -194,8 +183,8 @@ namespace {
 /// Records every #include the build resolves, as lines of inclusionLine.
 class InclusionLog : public PPCallbacks {
 public:
-  InclusionLog(const SourceManager &SM, std::string &Out, bool &Unwritable)
-      : SM(SM), Out(Out), Unwritable(Unwritable) {}
+  InclusionLog(const SourceManager &SM, std::string &Out, bool &Unusable)
+      : SM(SM), Out(Out), Unusable(Unusable) {}
   void InclusionDirective(SourceLocation Hash, const Token &,
                           llvm::StringRef FileName, bool IsAngled,
                           CharSourceRange, OptionalFileEntryRef File,
@@ -209,7 +198,7 @@ public:
     PreambleInclusion I{std::move(*Spelling),
                         absoluteFilePath(SM.getFileManager(), *File)};
     std::string Line = inclusionLine(I);
-    Unwritable |= llvm::count(Line, '\t') != 3 || llvm::count(Line, '\n') != 1;
+    Unusable |= llvm::count(Line, '\t') != 3 || llvm::count(Line, '\n') != 1;
     Out += Line;
   }
 
@@ -224,13 +213,13 @@ public:
     OptionalFileEntryRef File = SM.getFileEntryRefForID(Entered);
     if (File && Entered != SM.getMainFileID() &&
         !isFrontEndFile(File->getName()))
-      Unwritable = true;
+      Unusable = true;
   }
 
 private:
   const SourceManager &SM;
   std::string &Out;
-  bool &Unwritable;
+  bool &Unusable;
 };
 
 /// Writes the preamble's PCH; skips the bodies SkippedBodies.h names and
@@ -239,7 +228,7 @@ class PreambleBuildAction : public GeneratePCHAction {
 public:
   explicit PreambleBuildAction(std::string &Inclusions)
       : Inclusions(Inclusions) {}
-  bool Unwritable = false;
+  bool Unusable = false;
 
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
@@ -256,7 +245,7 @@ protected:
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionLog>(
-        CI.getSourceManager(), Inclusions, Unwritable));
+        CI.getSourceManager(), Inclusions, Unusable));
     return GeneratePCHAction::BeginSourceFileAction(CI);
   }
 
@@ -289,7 +278,7 @@ static bool buildPreamble(const CompilerInvocation &Inv,
 
   PreambleBuildAction Action(Inclusions);
   std::vector<std::string> All;
-  if (!buildCacheEntry(std::move(PchInv), FS, Action, All) || Action.Unwritable)
+  if (!buildCacheEntry(std::move(PchInv), FS, Action, All) || Action.Unusable)
     return false;
   std::vector<std::string> Read;
   for (llvm::StringRef F : All)
@@ -335,15 +324,15 @@ useCachedPreamble(llvm::StringRef CacheDir, CompilerInvocation &Inv,
       Inv.getLangOpts(), llvm::MemoryBufferRef(MainText, MainPath), 0);
   // The lexers below read up to a terminating NUL.
   std::string Text = MainText.take_front(Bounds.Size).str();
-  size_t Size = systemPrefix(Text, llvm::sys::path::parent_path(MainPath),
-                             Inv.getHeaderSearchOpts(), *FS);
-  if (Size < Text.size()) {
-    Text.resize(Size);
-    Bounds = PreambleBounds(Size, /*PreambleEndsAtStartOfLine=*/true);
+  SystemPrefix Prefix =
+      systemPrefix(Text, llvm::sys::path::parent_path(MainPath),
+                   Inv.getHeaderSearchOpts(), *FS);
+  if (Prefix.Size < Text.size()) {
+    Text.resize(Prefix.Size);
+    Bounds = PreambleBounds(Prefix.Size, /*PreambleEndsAtStartOfLine=*/true);
   }
-  size_t Includes = countIncludeDirectives(Text);
-  if (Includes == 0 ||
-      Includes ==
+  if (Prefix.Includes == 0 ||
+      Prefix.Includes ==
           hoistableIncludes(Text, Inv.getHeaderSearchOpts(), *FS).size())
     return std::nullopt;
   if (!Inv.getPreprocessorOpts().ImplicitPCHInclude.empty() ||
