@@ -26,17 +26,40 @@ Trial fastest(const std::map<int, double> &measured, bool warpOnly = false) {
   return best;
 }
 
-/// The thresholds of one round around `center` (0..33): itself, +-1, +-2,
-/// +-4, within 1..33, so never stepping into kBlockStrategy; none for any
-/// other `center`.
-std::vector<int> neighbourhood(int center) {
+/// A warp threshold `t` (1..33) in the form of `like` (33 has no form).
+int inFormOf(int t, int like) {
+  return asksSerialForm(like) && t < kNeverReduce ? kSerialForm | t : t;
+}
+
+/// The thresholds of one round around `center` (0..33, either form):
+/// itself, +-1, +-2, +-4, within 1..33 and in the centre's form, so never
+/// stepping into kBlockStrategy; with `forms`, each also in the other form.
+/// None for any other `center`.
+std::vector<int> neighbourhood(int center, bool forms) {
   std::vector<int> around;
-  if (center < kMinThreshold || center > kNeverReduce)
+  const int t = thresholdOf(center);
+  if (!isSiteValue(center) || t > kNeverReduce)
     return around;
-  for (int d : {0, -1, 1, -2, 2, -4, 4})
-    if (isWarpThreshold(center + d))
-      around.push_back(center + d);
+  for (int d : {0, -1, 1, -2, 2, -4, 4}) {
+    if (t + d < kLowest || t + d > kNeverReduce)
+      continue;
+    const int v = inFormOf(t + d, center);
+    for (int w : {v, otherForm(v)})
+      if ((w == v || forms) &&
+          std::find(around.begin(), around.end(), w) == around.end())
+        around.push_back(w);
+  }
   return around;
+}
+
+/// `thresholds` and, with `forms`, each warp threshold below 33 among them
+/// in the serial form too.
+std::vector<int> inBothForms(std::vector<int> thresholds, bool forms) {
+  const size_t n = thresholds.size();
+  for (size_t i = 0; forms && i < n; ++i)
+    if (thresholds[i] < kNeverReduce)
+      thresholds.push_back(kSerialForm | thresholds[i]);
+  return thresholds;
 }
 
 /// Times `thresholds` in one call of `measure`, checking that every trial
@@ -69,7 +92,7 @@ applyEnvironment(TunerOptions options,
 }
 
 SearchResult searchThreshold(SearchMode mode, int coarseStep,
-                             const MeasureFn &measure) {
+                             const MeasureFn &measure, bool forms) {
   SearchResult result;
   std::map<int, double> measured;
   auto run = [&](const std::vector<int> &thresholds) {
@@ -88,6 +111,7 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
     std::vector<int> all;
     for (int t = kLowest; t <= kNeverReduce; ++t)
       all.push_back(t);
+    all = inBothForms(all, forms);
     all.push_back(kBlockStrategy);
     run(all);
   } else {
@@ -96,14 +120,20 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
     for (int t = kLowest; t < kNeverReduce; t += step)
       grid.push_back(t);
     grid.push_back(kNeverReduce);
+    grid = inBothForms(grid, forms);
     grid.push_back(kBlockStrategy);
     run(grid);
+    // The halving stays in the form of the fastest warp threshold.
     for (int s = step / 2; s >= 1; s /= 2) {
       const int center = fastest(measured, /*warpOnly=*/true).threshold;
       std::vector<int> around;
-      for (int t : {center - s, center + s})
-        if (isWarpThreshold(t) && !measured.count(t))
-          around.push_back(t);
+      for (int t : {thresholdOf(center) - s, thresholdOf(center) + s}) {
+        if (t < kLowest || t > kNeverReduce)
+          continue;
+        const int v = inFormOf(t, center);
+        if (!measured.count(v))
+          around.push_back(v);
+      }
       run(around);
     }
   }
@@ -114,9 +144,9 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
 }
 
 SearchResult refineThreshold(int center, const MeasureFn &measure,
-                             int warpCenter) {
+                             int warpCenter, bool forms) {
   std::vector<int> around =
-      neighbourhood(center == kBlockStrategy ? warpCenter : center);
+      neighbourhood(center == kBlockStrategy ? warpCenter : center, forms);
   if (center == kBlockStrategy)
     around.push_back(kBlockStrategy);
   std::sort(around.begin(), around.end());
@@ -178,8 +208,9 @@ void Autotuner::call(int device, TrialRunner &runner) {
   };
   runner.beginTuning();
   SearchResult found =
-      local ? refineThreshold(stats.threshold, measure, state.warpThreshold)
-            : searchThreshold(opts.mode, opts.coarseStep, measure);
+      local ? refineThreshold(stats.threshold, measure, state.warpThreshold,
+                              opts.forms)
+            : searchThreshold(opts.mode, opts.coarseStep, measure, opts.forms);
   const double sessionMs = runner.endTuning();
   rememberWarpThreshold(state, found.trials);
   runner.setThreshold(found.best);
@@ -208,10 +239,10 @@ TunerOptions Autotuner::options() const {
 }
 
 void Autotuner::setOptions(const TunerOptions &options) {
-  if (options.forcedThreshold < -1 || options.forcedThreshold > kMaxThreshold)
+  if (options.forcedThreshold != -1 && !isSiteValue(options.forcedThreshold))
     throw std::out_of_range("distwar: forced threshold " +
                             std::to_string(options.forcedThreshold) +
-                            " outside -1..34");
+                            " outside -1..34 and kSerialForm + 0..32");
   if (options.retuneInterval < 1)
     throw std::out_of_range("distwar: retune interval must be at least 1");
   std::lock_guard<std::mutex> lock(mutex);

@@ -9,7 +9,9 @@
 //                              T,site=T,...  every site, some differently
 //                              T is 0..34, "plain" (33: plain atomics)
 //                              or "block" (34: the block strategy where a
-//                              site has one, plain atomics elsewhere)
+//                              site has one, plain atomics elsewhere), or
+//                              "serial:T" with T 0..32 (the serial form
+//                              where a site has both forms, at T)
 //   DISTWAR_AUTOTUNE           0 | 1         tuning off / on (default on)
 //   DISTWAR_AUTOTUNE_INTERVAL  n >= 1        launches between re-checks
 //   DISTWAR_AUTOTUNE_SEARCH    exhaustive | coarse
@@ -67,6 +69,14 @@ struct Environment {
   }
 };
 
+/// A site value as the environment writes it: "T", or "serial:T" with the
+/// serial form's bit (distwar/threshold_values.h).
+inline std::string siteValueName(int value) {
+  return asksSerialForm(value)
+             ? "serial:" + std::to_string(thresholdOf(value))
+             : std::to_string(value);
+}
+
 namespace detail {
 
 [[noreturn]] inline void badEnvironment(const char *name,
@@ -92,20 +102,27 @@ inline long long parseWholeInteger(const std::string &text, long long lo,
   return value;
 }
 
-/// 0..34, "plain" or "block"; -1 if none of them.
+/// 0..34, "plain", "block" or "serial:T" (T 0..32); -1 if none of them.
 inline int parseThresholdValue(const std::string &text) {
   if (text == "plain")
     return kNeverReduce;
   if (text == "block")
     return kBlockStrategy;
   bool failed = false;
+  const std::string serial = "serial:";
+  if (text.compare(0, serial.size(), serial) == 0) {
+    long long v = parseWholeInteger(text.substr(serial.size()), kMinThreshold,
+                                    kNeverReduce - 1, failed);
+    return failed ? -1 : kSerialForm | static_cast<int>(v);
+  }
   long long v = parseWholeInteger(text, kMinThreshold, kMaxThreshold, failed);
   return failed ? -1 : static_cast<int>(v);
 }
 
 inline void parseThresholds(const std::string &text, Environment &env) {
   const char *expected =
-      "a threshold (0..34, plain or block), site=threshold entries, or "
+      "a threshold (0..34, plain, block or serial:0..32), site=threshold "
+      "entries, or "
       "both, separated by commas";
   size_t begin = 0;
   while (begin <= text.size()) {

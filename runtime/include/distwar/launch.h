@@ -13,7 +13,10 @@
 // its author (distwar/online_tuning.h says how). A block-capable site (a
 // reduceBlock call, distwar/block_reduce.cuh) is named with a third member,
 // `{&distwar_sites_backward_cu, "renderCUDA#0", true}`, which adds
-// kBlockStrategy to the launch's candidates. Every begin() checks for a
+// kBlockStrategy to the launch's candidates; a site written with both forms
+// (reduceButterflyOrSerial, distwar/reduce.cuh) with a fourth,
+// `{&distwar_sites_backward_cu, "renderCUDA#0", false, true}`, which adds
+// the serial form of the warp thresholds. Every begin() checks for a
 // pending error, the current device and whether the stream is being captured;
 // then it takes the steps that distwar/launch_schedule.h decides, each only
 // when that launch needs it:
@@ -66,14 +69,17 @@
 namespace distwar {
 
 /// One site a launch reads: its table (the host shadow of the
-/// `__constant__` array), its name, and whether it is block-capable (a
-/// reduceBlock site: kBlockStrategy selects its block strategy). A launch
-/// that reads a block-capable site tunes kBlockStrategy as one more
-/// candidate; `{&table, "name"}` leaves the flag off.
+/// `__constant__` array), its name, whether it is block-capable (a
+/// reduceBlock site: kBlockStrategy selects its block strategy) and whether
+/// it has both forms (kSerialForm selects the serial one). A launch that
+/// reads a block-capable site tunes kBlockStrategy as one more candidate,
+/// one that reads a two-form site each warp threshold in both forms;
+/// `{&table, "name"}` leaves both flags off.
 struct SiteRef {
   const void *symbol;
   const char *name;
   bool block = false;
+  bool forms = false;
 };
 
 namespace detail {
@@ -113,14 +119,17 @@ private:
 };
 
 /// The tuner of a launch; `block`: some site it reads is block-capable, so
-/// kBlockStrategy is a candidate (in exhaustive searches too).
-inline OnlineTunerOptions launchTunerOptions(const Environment &env,
-                                             bool block) {
+/// kBlockStrategy is a candidate (in exhaustive searches too); `forms`: some
+/// site has both forms, so the warp thresholds are candidates in both.
+inline OnlineTunerOptions launchTunerOptions(const Environment &env, bool block,
+                                             bool forms) {
   OnlineTunerOptions o;
   if (env.searchGiven && env.search == SearchMode::kExhaustive)
     o.candidates = OnlineTunerOptions::allThresholds(block);
   else if (block)
     o.candidates.push_back(kBlockStrategy);
+  if (forms)
+    o.candidates = OnlineTunerOptions::withSerialForm(o.candidates);
   if (env.interval > 0)
     o.recheckInterval = env.interval;
   return o;
@@ -131,11 +140,12 @@ public:
   /// Timed launches in flight per device, at most.
   static constexpr int kEventPairs = 16;
 
-  /// `block`: some site is block-capable (see SiteRef).
+  /// `block`: some site is block-capable; `forms`: some site has both
+  /// forms (see SiteRef).
   LaunchState(std::vector<SiteEntry> sites, const Environment &env, bool block,
-              uint64_t seed)
+              bool forms, uint64_t seed)
       : entries(std::move(sites)), tuning(env.autotune),
-        options(launchTunerOptions(env, block)), seed(seed) {}
+        options(launchTunerOptions(env, block, forms)), seed(seed) {}
 
   // Never destroyed before the program ends: its events and pinned memory
   // are left to the CUDA runtime's teardown, which may already have run.
@@ -498,7 +508,7 @@ public:
     std::lock_guard<std::mutex> lock(registry.mutex);
     std::vector<detail::SiteEntry> entries;
     uint64_t seed = 1469598103934665603ULL;
-    bool block = false;
+    bool block = false, forms = false;
     for (const SiteRef &ref : sites) {
       for (detail::SiteTable &table : registry.tables) {
         if (table.symbol != ref.symbol)
@@ -508,6 +518,7 @@ public:
             continue;
           entries.push_back({&table, static_cast<int>(k)});
           block = block || ref.block;
+          forms = forms || ref.forms;
         }
       }
       for (const char *c = ref.name; *c; ++c)
@@ -523,12 +534,13 @@ public:
     if (entries.empty())
       return;
     // Launch statements of one set of sites share its state, made by the
-    // first of them: the block flag is the sites' own (the rewriter writes
-    // it from the site), so every statement passes the same.
+    // first of them: the block and form flags are the sites' own (the
+    // rewriter writes them from the site), so every statement passes the
+    // same.
     std::unique_ptr<detail::LaunchReporter> &slot = registry.launches[entries];
     if (!slot)
       slot = std::make_unique<detail::LaunchState>(
-          entries, registry.environment(), block, seed);
+          entries, registry.environment(), block, forms, seed);
     state = static_cast<detail::LaunchState *>(slot.get());
     state->addKernel(kernel);
   }

@@ -36,6 +36,13 @@
 // winner, or with 34 in force the fastest warp threshold of the last search),
 // so that the tuner can move between the two strategies both ways.
 //
+// A launch that reads a site written with both forms (serial and butterfly,
+// distwar/reduce.cuh) searches form x threshold in one search: every warp
+// candidate below 33 also in the serial form (kSerialForm | t). A re-check
+// steps around the best warp threshold in its own form and times the same
+// thresholds in the other form, so that the form can change as the data
+// does.
+//
 // Times arrive later than the launches (CUDA events read back without a
 // sync): next() hands out a ticket for a launch to time, record() takes its
 // time whenever it is known. Not thread-safe: the caller serialises.
@@ -90,6 +97,18 @@ struct OnlineTunerOptions {
       all.push_back(kBlockStrategy);
     return all;
   }
+
+  /// `candidates` and, after them, each warp threshold below 33 among them
+  /// in the serial form: the candidates of a launch with a two-form site.
+  static std::vector<int> withSerialForm(std::vector<int> candidates) {
+    const size_t n = candidates.size();
+    for (size_t i = 0; i < n; ++i) {
+      const int t = candidates[i];
+      if (isWarpThreshold(t) && t < kNeverReduce)
+        candidates.push_back(kSerialForm | t);
+    }
+    return candidates;
+  }
 };
 
 class OnlineTuner {
@@ -117,6 +136,8 @@ public:
     interval = opts.recheckInterval;
     blockCandidate = std::find(opts.candidates.begin(), opts.candidates.end(),
                                kBlockStrategy) != opts.candidates.end();
+    formCandidate = std::any_of(opts.candidates.begin(), opts.candidates.end(),
+                                [](int t) { return asksSerialForm(t); });
     if (opts.warmupCalls <= 0)
       beginSearch(opts.candidates);
   }
@@ -193,9 +214,9 @@ public:
   double settledMeanMs() const {
     return settledSamples ? settledMs / settledSamples : 0;
   }
-  /// The warp threshold (1..33) the re-checks step around: the winner, or
-  /// with kBlockStrategy in force the fastest warp threshold of the last
-  /// search; -1 before any.
+  /// The warp threshold (1..33, in either form) the re-checks step around:
+  /// the winner, or with kBlockStrategy in force the fastest warp threshold
+  /// of the last search; -1 before any.
   int warpThreshold() const { return warpBest; }
   int searches() const { return searchCount; }
   int moves() const { return moveCount; }
@@ -226,26 +247,37 @@ private:
     return nextTicket++;
   }
 
-  /// The winner's neighbourhood among the warp thresholds (around the best
-  /// warp threshold while kBlockStrategy wins), and kBlockStrategy where it
-  /// is a candidate.
+  /// The winner's neighbourhood among the warp thresholds of its form
+  /// (around the best warp threshold while kBlockStrategy wins), the same
+  /// thresholds in the other form where the launch has two, and
+  /// kBlockStrategy where it is a candidate.
   std::vector<int> recheckCandidates() const {
     if (opts.recheckAll)
       return opts.candidates;
     std::vector<int> around;
     if (isWarpThreshold(warpBest))
       for (int d : {-4, -2, 0, 2, 4})
-        if (isWarpThreshold(warpBest + d))
+        if (isWarpThreshold(warpBest + d) &&
+            asksSerialForm(warpBest + d) == asksSerialForm(warpBest))
           around.push_back(warpBest + d);
+    if (formCandidate) {
+      const size_t n = around.size();
+      for (size_t i = 0; i < n; ++i)
+        around.push_back(otherForm(around[i]));
+    }
     if (blockCandidate || best == kBlockStrategy)
       around.push_back(kBlockStrategy);
     return around;
   }
 
   /// A candidate as the search takes it: kBlockStrategy, else clamped to
-  /// the warp thresholds 1..33.
+  /// the warp thresholds 1..33 (the serial form 1..32, 33 having none).
   static int candidateThreshold(int t) {
-    return t == kBlockStrategy ? t : std::max(1, std::min(kNeverReduce, t));
+    if (t == kBlockStrategy)
+      return t;
+    const int clamped = std::max(1, std::min(kNeverReduce, thresholdOf(t)));
+    return asksSerialForm(t) && clamped < kNeverReduce ? kSerialForm | clamped
+                                                       : clamped;
   }
 
   void beginSearch(const std::vector<int> &thresholds) {
@@ -349,7 +381,7 @@ private:
     return best;
   }
 
-  /// The warp candidate (1..33) with the lowest mean among those still in
+  /// The warp candidate (1..33, either form) with the lowest mean among those still in
   /// the search, else among all that ran; -1 when none ran.
   int fastestWarp() const {
     int pick = -1;
@@ -484,6 +516,8 @@ private:
   int warpBest = -1;
   /// kBlockStrategy is among the first search's candidates.
   bool blockCandidate = false;
+  /// A serial-form value is among them (the launch has a two-form site).
+  bool formCandidate = false;
   int incumbent = -1;
   /// The winner of the last re-check, not confirmed yet (-1: none).
   int candidateMove = -1;

@@ -10,6 +10,8 @@
 //   33     kNeverReduce: always plain atomics.
 //   34     kBlockStrategy: plain atomics here; the block strategy of the
 //          sites that accumulate in shared memory (distwar/block_reduce.cuh).
+//   kSerialForm | 0..32: the same thresholds; reduceButterflyOrSerial takes
+//          the serial form at them, every other reduction ignores the bit.
 // (distwar/threshold_values.h lists the values for host and device code.)
 // The threshold is an int or a distwar::UniformThreshold (what
 // DISTWAR_SITE_THRESHOLD returns). An int may differ between lanes, so the
@@ -962,6 +964,72 @@ __device__ __forceinline__ void
 reduceButterflyUniform(const Fields<T, N, R...> &f, bool active, Key key,
                        Threshold threshold, const AddrOf &addrOf) {
   detail::butterfly<S, /*CheckKey=*/false>(f, active, key, threshold, addrOf);
+}
+
+namespace detail {
+
+/// A butterfly call site written with both forms: the site value's form bit
+/// (the same in every lane) picks the serial reduction over the active lanes
+/// or the butterfly over the warp. Either adds the same sums at the same
+/// point of the program; which is faster depends on the data (how many lanes
+/// share a key, how many are active), so the launch's tuner picks.
+template <typename S, bool CheckKey, typename B, typename A, typename Key>
+__device__ __forceinline__ void butterflyOrSerial(const B &b, bool active,
+                                                  Key key,
+                                                  UniformThreshold threshold,
+                                                  const A &addr) {
+  if (threshold.serialForm()) {
+    if (active)
+      serial<S>(b, key, threshold, addr);
+  } else {
+    butterfly<S, CheckKey>(b, active, key, threshold, addr);
+  }
+}
+
+} // namespace detail
+
+/// As reduceButterfly, or, where the site's value asks for the serial form,
+/// as reduceSerial called by the active lanes. The threshold is a site's
+/// (DISTWAR_SITE_THRESHOLD): only a site value carries a form.
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
+          typename Key>
+__device__ __forceinline__ void
+reduceButterflyOrSerial(const Batch<T, N, R...> &b, bool active, Key key,
+                        UniformThreshold threshold) {
+  detail::butterflyOrSerial<S, /*CheckKey=*/true>(
+      b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
+}
+
+/// As reduceButterflyOrSerial, with deferred addresses (see reduceSerial).
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename AddrOf>
+__device__ __forceinline__ void
+reduceButterflyOrSerial(const Fields<T, N, R...> &f, bool active, Key key,
+                        UniformThreshold threshold, const AddrOf &addrOf) {
+  detail::butterflyOrSerial<S, /*CheckKey=*/true>(f, active, key, threshold,
+                                                  addrOf);
+}
+
+/// As reduceButterflyUniform, or the serial form (see
+/// reduceButterflyOrSerial).
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
+          typename Key>
+__device__ __forceinline__ void
+reduceButterflyUniformOrSerial(const Batch<T, N, R...> &b, bool active,
+                               Key key, UniformThreshold threshold) {
+  detail::butterflyOrSerial<S, /*CheckKey=*/false>(
+      b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
+}
+
+/// As reduceButterflyUniformOrSerial, with deferred addresses.
+template <typename S = DefaultStrategy, typename T, int N, typename... R,
+          typename Key, typename AddrOf>
+__device__ __forceinline__ void
+reduceButterflyUniformOrSerial(const Fields<T, N, R...> &f, bool active,
+                               Key key, UniformThreshold threshold,
+                               const AddrOf &addrOf) {
+  detail::butterflyOrSerial<S, /*CheckKey=*/false>(f, active, key, threshold,
+                                                   addrOf);
 }
 
 /// True when some lane executing this call together with the caller has

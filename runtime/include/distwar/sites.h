@@ -212,9 +212,9 @@ inline void checkCuda(cudaError_t err, const char *what) {
 }
 
 inline void checkThreshold(int t) {
-  if (t < kMinThreshold || t > kMaxThreshold)
+  if (!isSiteValue(t))
     throw std::out_of_range("distwar: threshold " + std::to_string(t) +
-                            " outside 0..34");
+                            " outside 0..34 and kSerialForm + 0..32");
 }
 
 /// Writes `values[k]` into entry k of `table` for every k with a value >= 0,
@@ -386,7 +386,8 @@ inline bool SiteRegistry::writeReport(const std::string &path, bool append) {
         how = "searching";
       out += "{\"site\": " + jsonString(table.names[k]) +
              ", \"table\": " + jsonString(table.table) +
-             ", \"threshold\": " + std::to_string(table.value[k]) +
+             ", \"threshold\": " + std::to_string(thresholdOf(table.value[k])) +
+             (asksSerialForm(table.value[k]) ? ", \"form\": \"serial\"" : "") +
              ", \"how\": \"" + how +
              "\", \"kernels\": " + jsonString(all.kernels) +
              ", \"calls\": " + std::to_string(all.calls) +
@@ -402,7 +403,7 @@ inline bool SiteRegistry::writeReport(const std::string &path, bool append) {
           if (!c.samples)
             continue;
           out += std::string(first ? "" : ", ") + "\"" +
-                 std::to_string(c.threshold) +
+                 siteValueName(c.threshold) +
                  "\": {\"ms\": " + jsonNumber(c.meanMs) +
                  ", \"n\": " + std::to_string(c.samples) +
                  (c.remaining ? "" : ", \"dropped\": true") + "}";
@@ -438,7 +439,8 @@ inline std::vector<std::string> siteNames() {
   return names;
 }
 
-/// Sets site `name` to t (0..34: distwar/threshold_values.h) in every table
+/// Sets site `name` to t (0..34, or kSerialForm | 0..32 for the serial form
+/// of a site with both: distwar/threshold_values.h) in every table
 /// that has it, on the current device; synchronous. Returns the number of
 /// tables updated (0: unknown).
 /// Launch tuning leaves the site alone from then on.

@@ -10,11 +10,15 @@
 // UniformThreshold is a threshold that is the same in every lane by how it
 // was made: DISTWAR_SITE_THRESHOLD reads a `__constant__` site table at an
 // index that must be a constant expression. The reductions compare it without
-// a vote. It converts to int, so it can be stored or printed like one.
+// a vote. It converts to int (the threshold), so it can be stored or printed
+// like one. It keeps the site value's form bit (distwar/threshold_values.h):
+// a site written with both forms reads it to pick one, warp-uniformly too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_THRESHOLD_CUH
 #define DISTWAR_THRESHOLD_CUH
+
+#include "distwar/threshold_values.h"
 
 namespace distwar {
 
@@ -25,8 +29,13 @@ public:
   __device__ __forceinline__ static UniformThreshold trusted(int value) {
     return UniformThreshold(value);
   }
-  __device__ __forceinline__ int value() const { return Value; }
-  __device__ __forceinline__ operator int() const { return Value; }
+  /// The threshold, without the form bit.
+  __device__ __forceinline__ int value() const { return Value & ~kSerialForm; }
+  __device__ __forceinline__ operator int() const { return value(); }
+  /// Whether the site asks for the serial form (where it has both).
+  __device__ __forceinline__ bool serialForm() const {
+    return (Value & kSerialForm) != 0;
+  }
 
 private:
   __device__ __forceinline__ explicit UniformThreshold(int value)

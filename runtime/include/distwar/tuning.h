@@ -12,7 +12,11 @@
 // from it to 30 or 32 (distwar/threshold_values.h). At sites without a block
 // strategy 34 runs as plain atomics, as 33 does, and the tie keeps 33. The
 // runner restores the registered outputs before every trial launch but the
-// first, so a tuning call leaves exactly the outputs of one launch.
+// first, so a tuning call leaves exactly the outputs of one launch. With
+// `forms` (a launch that reads a site written with both forms) every warp
+// threshold below 33 is also a candidate in the serial form (kSerialForm |
+// t); a neighbourhood steps in the centre's form and times the same
+// thresholds in the other.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_TUNING_H
@@ -41,8 +45,12 @@ struct TunerOptions {
   bool localRetune = true;
   /// false: launch with the thresholds as they are, never tune.
   bool enabled = true;
-  /// 0..34: set this threshold and never tune; -1: none.
+  /// 0..34 (or a serial-form value): set this threshold and never tune;
+  /// -1: none.
   int forcedThreshold = -1;
+  /// The launch reads a site written with both forms: search the serial
+  /// form of each warp threshold too.
+  bool forms = false;
 };
 
 /// Applies the environment (distwar/environment.h): a DISTWAR_THRESHOLD value
@@ -72,15 +80,17 @@ using MeasureFn = std::function<std::vector<double>(const std::vector<int> &)>;
 
 /// The search alone (each round of trials is one call of `measure`).
 /// Exhaustive: 1..33, then 34. Coarse: 1, 1 + step, ..., 33 and 34, then
-/// halving the step around the fastest warp threshold.
+/// halving the step around the fastest warp threshold. With `forms`, the
+/// first round has each warp threshold below 33 in the serial form too.
 SearchResult searchThreshold(SearchMode mode, int coarseStep,
-                             const MeasureFn &measure);
+                             const MeasureFn &measure, bool forms = false);
 
-/// One round around `center`: center, +-1, +-2, +-4 (within 1..33). Centred
-/// on kBlockStrategy: it and the round around `warpCenter` (the best warp
-/// threshold known; none when outside 0..33), so that a re-tune can leave it.
+/// One round around `center`: center, +-1, +-2, +-4 (within 1..33, in the
+/// centre's form; with `forms` in both). Centred on kBlockStrategy: it and
+/// the round around `warpCenter` (the best warp threshold known; none when
+/// not a warp threshold), so that a re-tune can leave it.
 SearchResult refineThreshold(int center, const MeasureFn &measure,
-                             int warpCenter = -1);
+                             int warpCenter = -1, bool forms = false);
 
 /// What the tuner needs from the launch it tunes.
 class TrialRunner {
@@ -131,7 +141,7 @@ public:
   TunerStats stats(int device) const;
   TunerOptions options() const;
   void setOptions(const TunerOptions &options);
-  /// Forces t (0..34) from the next call on; -1 returns to tuning.
+  /// Forces t (a site value) from the next call on; -1 returns to tuning.
   void force(int threshold);
   void setEnabled(bool enabled);
   /// The next call on every device tunes.

@@ -61,6 +61,18 @@ TEST(Environment, TheBlockStrategyByNumberAndByName) {
   EXPECT_EQ(env.thresholdFor("other#0"), 12);
 }
 
+TEST(Environment, TheSerialFormByName) {
+  FakeEnv f;
+  f.vars["DISTWAR_THRESHOLD"] = "serial:8,render#0=serial:0,render#1=8";
+  const Environment env = f.read();
+  EXPECT_EQ(env.allSites, kSerialForm | 8);
+  EXPECT_EQ(env.thresholdFor("render#0"), kSerialForm);
+  EXPECT_EQ(env.thresholdFor("render#1"), 8);
+  EXPECT_EQ(siteValueName(kSerialForm | 8), "serial:8");
+  EXPECT_EQ(siteValueName(12), "12");
+  EXPECT_EQ(siteValueName(kBlockStrategy), "34");
+}
+
 TEST(Environment, PerSiteValues) {
   FakeEnv f;
   f.vars["DISTWAR_THRESHOLD"] =
@@ -110,6 +122,10 @@ TEST(Environment, BadValuesNameTheVariable) {
            {"DISTWAR_THRESHOLD", "a#0="},
            {"DISTWAR_THRESHOLD", "a#0=35"},
            {"DISTWAR_THRESHOLD", "a#0=4,"},
+           {"DISTWAR_THRESHOLD", "serial:33"},
+           {"DISTWAR_THRESHOLD", "serial:block"},
+           {"DISTWAR_THRESHOLD", "serial:"},
+           {"DISTWAR_THRESHOLD", "72"},
            {"DISTWAR_AUTOTUNE", "yes"},
            {"DISTWAR_AUTOTUNE_INTERVAL", "0"},
            {"DISTWAR_AUTOTUNE_SEARCH", "random"}}) {

@@ -89,6 +89,8 @@ private:
     double b = factor(1, c);
     for (int t = 1; t <= kBlockStrategy; ++t)
       b = std::min(b, factor(t, c));
+    for (int t = 1; t < kNeverReduce; ++t)
+      b = std::min(b, factor(kSerialForm | t, c));
     return b;
   }
 
@@ -399,4 +401,80 @@ TEST(OnlineTuner, RechecksNearPlainAtomicsStayBelowTheBlockStrategy) {
   EXPECT_EQ(sim.tuner.threshold(), 33);
   sim.run(101);
   EXPECT_EQ(candidatesOf(sim.tuner), (std::vector<int>{29, 31, 33}));
+}
+
+namespace {
+
+/// A launch with a two-form site: the butterfly's bowl, and the serial
+/// form's, best at `serialBest` where it costs `serialMin` of the workload.
+std::function<double(int, long long)> twoBowls(int serialBest,
+                                               double serialMin) {
+  return [=](int t, long long call) {
+    if (!asksSerialForm(t))
+      return bowl(t, call);
+    const int s = thresholdOf(t);
+    return serialMin + 0.004 * (s - serialBest) * (s - serialBest);
+  };
+}
+
+OnlineTunerOptions withForms() {
+  OnlineTunerOptions o;
+  o.candidates = OnlineTunerOptions::withSerialForm(o.candidates);
+  return o;
+}
+
+} // namespace
+
+TEST(OnlineTuner, TheSerialFormIsSearchedWithTheThresholds) {
+  const OnlineTunerOptions o = withForms();
+  EXPECT_EQ(o.candidates,
+            (std::vector<int>{1, 4, 8, 12, 16, 20, 24, 28, 32, 33, 65, 68, 72,
+                              76, 80, 84, 88, 92, 96}));
+  // Serial at 8 is the fastest: the one search finds form and threshold.
+  Simulation sim(o, twoBowls(8, 0.9), /*noise=*/0.02);
+  ASSERT_GT(settleCall(sim, 3000), 0);
+  EXPECT_EQ(sim.tuner.threshold(), kSerialForm | 8);
+  // Where the butterfly is faster, it stays.
+  Simulation butterfly(o, twoBowls(8, 1.2), /*noise=*/0.02);
+  ASSERT_GT(settleCall(butterfly, 3000), 0);
+  EXPECT_EQ(butterfly.tuner.threshold(), 12);
+}
+
+TEST(OnlineTuner, RechecksTimeTheNeighbourhoodInBothForms) {
+  OnlineTunerOptions o = withForms();
+  o.recheckInterval = 100;
+  Simulation sim(o, twoBowls(8, 0.9), /*noise=*/0.0);
+  ASSERT_GT(settleCall(sim, 3000), 0);
+  ASSERT_EQ(sim.tuner.threshold(), kSerialForm | 8);
+  sim.run(101);
+  ASSERT_FALSE(sim.tuner.settled());
+  EXPECT_EQ(candidatesOf(sim.tuner),
+            (std::vector<int>{68, 70, 72, 74, 76, 4, 6, 8, 10, 12}));
+}
+
+TEST(OnlineTuner, MovesBetweenTheFormsAsTheSceneChanges) {
+  OnlineTunerOptions o = withForms();
+  o.recheckInterval = 200;
+  // Serial wins until launch 3000 (few lanes share a key), then the
+  // butterfly does (the scene's primitives grew).
+  auto shifting = [](int t, long long call) {
+    const double serialMin = call < 3000 ? 0.8 : 1.3;
+    return twoBowls(8, serialMin)(t, call);
+  };
+  Simulation sim(o, shifting, 0.05);
+  sim.run(3000);
+  EXPECT_TRUE(asksSerialForm(sim.tuner.threshold()));
+  sim.run(20000);
+  EXPECT_FALSE(asksSerialForm(sim.tuner.threshold()));
+  EXPECT_NEAR(sim.tuner.threshold(), 12, 2);
+  EXPECT_GE(sim.tuner.moves(), 1);
+}
+
+TEST(OnlineTuner, SerialFormCandidatesKeepTheirForm) {
+  OnlineTunerOptions o;
+  o.warmupCalls = 0;
+  o.candidates = {kSerialForm, kSerialForm | 40, kSerialForm | 33, 72};
+  OnlineTuner tuner(o);
+  // serial:0 behaves as serial:1; serial beyond 32 is plain atomics.
+  EXPECT_EQ(candidatesOf(tuner), (std::vector<int>{65, 33, 72}));
 }

@@ -188,6 +188,9 @@ TEST(RegistryDefault, TheBlockStrategyIsASiteValue) {
   EXPECT_NO_THROW(distwar::detail::checkThreshold(distwar::kBlockStrategy));
   EXPECT_THROW(distwar::detail::checkThreshold(35), std::out_of_range);
   EXPECT_THROW(distwar::detail::checkThreshold(-1), std::out_of_range);
+  EXPECT_NO_THROW(distwar::detail::checkThreshold(distwar::kSerialForm | 32));
+  EXPECT_THROW(distwar::detail::checkThreshold(distwar::kSerialForm | 33),
+               std::out_of_range);
 }
 
 TEST(RegistryDefault, BlockCapableSitesAddTheBlockStrategyToTheirLaunches) {
@@ -199,16 +202,41 @@ TEST(RegistryDefault, BlockCapableSitesAddTheBlockStrategyToTheirLaunches) {
   EXPECT_TRUE(block.block);
   distwar::Environment env;
   std::vector<int> c =
-      distwar::detail::launchTunerOptions(env, false).candidates;
+      distwar::detail::launchTunerOptions(env, false, false).candidates;
   EXPECT_EQ(std::count(c.begin(), c.end(), distwar::kBlockStrategy), 0);
-  c = distwar::detail::launchTunerOptions(env, true).candidates;
+  c = distwar::detail::launchTunerOptions(env, true, false).candidates;
   ASSERT_FALSE(c.empty());
   EXPECT_EQ(c.back(), distwar::kBlockStrategy);
   env.searchGiven = true;
   env.search = distwar::SearchMode::kExhaustive;
-  c = distwar::detail::launchTunerOptions(env, true).candidates;
+  c = distwar::detail::launchTunerOptions(env, true, false).candidates;
   ASSERT_EQ(c.size(), 34u);
   EXPECT_EQ(c.back(), distwar::kBlockStrategy);
+}
+
+TEST(RegistryDefault, TwoFormSitesAddTheSerialFormToTheirLaunches) {
+  static int table[1];
+  const distwar::SiteRef both{&table, "f#0", false, true};
+  EXPECT_TRUE(both.forms);
+  EXPECT_FALSE((distwar::SiteRef{&table, "b#0", true}).forms);
+  distwar::Environment env;
+  const std::vector<int> one =
+      distwar::detail::launchTunerOptions(env, false, false).candidates;
+  std::vector<int> c =
+      distwar::detail::launchTunerOptions(env, false, true).candidates;
+  // Every warp threshold below plain atomics, once more in the serial form.
+  std::vector<int> expected = one;
+  for (int t : one)
+    if (t < distwar::kNeverReduce)
+      expected.push_back(distwar::kSerialForm | t);
+  EXPECT_EQ(c, expected);
+  env.searchGiven = true;
+  env.search = distwar::SearchMode::kExhaustive;
+  c = distwar::detail::launchTunerOptions(env, true, true).candidates;
+  EXPECT_EQ(c.size(), 34u + 32u);
+  EXPECT_EQ(std::count(c.begin(), c.end(), distwar::kBlockStrategy), 1);
+  EXPECT_EQ(std::count(c.begin(), c.end(), distwar::kSerialForm | 32), 1);
+  EXPECT_EQ(std::count(c.begin(), c.end(), distwar::kSerialForm | 33), 0);
 }
 
 TEST(RegistryDefault, ReportStringsAreEscaped) {
@@ -251,8 +279,8 @@ TEST(RegistryEnvironment, KernelTunerOptionsFollow) {
 TEST(RegistryBadEnvironment, WrappedLaunchesThrowTheMessage) {
   const std::string error = SiteRegistry::instance().environmentError();
   EXPECT_EQ(error, "distwar: DISTWAR_THRESHOLD=seven: expected a threshold "
-                   "(0..34, plain or block), site=threshold entries, or "
-                   "both, separated by commas");
+                   "(0..34, plain, block or serial:0..32), site=threshold "
+                   "entries, or both, separated by commas");
   try {
     launchReadBoth(nullptr, nullptr);
     ADD_FAILURE() << "a launch ran with a bad DISTWAR_THRESHOLD";

@@ -340,6 +340,8 @@ TEST(Autotuner, RejectsOutOfRangeOptions) {
   Autotuner tuner;
   EXPECT_NO_THROW(tuner.force(34));
   EXPECT_THROW(tuner.force(35), std::out_of_range);
+  EXPECT_NO_THROW(tuner.force(kSerialForm | 8));
+  EXPECT_THROW(tuner.force(kSerialForm | 33), std::out_of_range);
   EXPECT_THROW(tuner.force(-2), std::out_of_range);
   TunerOptions o;
   o.retuneInterval = 0;
@@ -395,6 +397,44 @@ TEST(Search, RefineAtTheBlockStrategyTimesTheBestWarpNeighbourhood) {
   SearchResult alone = refineThreshold(34, flat);
   ASSERT_EQ(alone.trials.size(), 1u);
   EXPECT_EQ(alone.best, 34);
+}
+
+TEST(Search, TheFormsDoubleTheWarpThresholds) {
+  std::vector<int> tried;
+  auto record = [&](const std::vector<int> &ts) {
+    tried.insert(tried.end(), ts.begin(), ts.end());
+    std::vector<double> ms;
+    for (int t : ts)
+      ms.push_back(asksSerialForm(t) ? 0.5 + valley(thresholdOf(t)) - 1
+                                     : valley(t));
+    return ms;
+  };
+  SearchResult r = searchThreshold(SearchMode::kExhaustive, 8, record, true);
+  EXPECT_EQ(tried.size(), 33u + 32u + 1u);
+  EXPECT_EQ(r.best, kSerialForm | 20);
+  // Coarse: the grid in both forms, then halving in the winner's form.
+  tried.clear();
+  r = searchThreshold(SearchMode::kCoarseToFine, 8, record, true);
+  EXPECT_EQ(r.best, kSerialForm | 20);
+  for (size_t i = 10; i < tried.size(); ++i)
+    EXPECT_TRUE(asksSerialForm(tried[i]) || tried[i] == kBlockStrategy)
+        << tried[i];
+}
+
+TEST(Search, RefineInTheSerialFormTimesBothForms) {
+  auto flat = [](const std::vector<int> &ts) {
+    return std::vector<double>(ts.size(), 1.0);
+  };
+  std::vector<int> tried;
+  for (const Trial &t : refineThreshold(kSerialForm | 31, flat, -1, true).trials)
+    tried.push_back(t.threshold);
+  // serial:27..32 and plain atomics (33 has no form), and the same
+  // thresholds as butterflies.
+  std::sort(tried.begin(), tried.end());
+  EXPECT_EQ(tried, (std::vector<int>{27, 29, 30, 31, 32, 33, 91, 93, 94, 95,
+                                     96}));
+  // Flat: the tie goes to the butterfly (the lower value).
+  EXPECT_EQ(refineThreshold(kSerialForm | 31, flat, -1, true).best, 27);
 }
 
 TEST(Autotuner, LocalRetunesMoveBetweenTheStrategies) {
