@@ -52,6 +52,8 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
       OS << "  group " << G.Name << ": " << G.Decision;
       if (!G.Variant.empty()) {
         OS << " (" << G.Variant;
+        if (G.SerialForm)
+          OS << " or serial, chosen at run time";
         if (G.Note != Reason::None)
           OS << (G.Variant.rfind("butterfly", 0) == 0 ? "; note: "
                                                       : "; not butterfly: ")
@@ -156,6 +158,8 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
         O["reduced_with"] = G.ReducedWith;
       if (G.Strip)
         O["strip"] = true;
+      if (G.SerialForm)
+        O["serial_form"] = true;
       Groups.push_back(std::move(O));
     }
     llvm::json::Array Kernels;

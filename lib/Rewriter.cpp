@@ -125,6 +125,7 @@ static FileReport buildReport(llvm::StringRef FilePath,
       Rec.SharesMatchWith = P.SharesMatchWith;
       Rec.ReducedWith = P.ReducedWith;
       Rec.Strip = P.Strip.has_value();
+      Rec.SerialForm = P.SerialForm;
       Rec.Variant = strategyName(P.Kind);
       Rec.Note = P.Note;
       Rec.BlockNote = P.BlockNote;
@@ -316,7 +317,7 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
   }
   const RewritePlan Plan =
       planRewrite(Ctx, Sites, Groups, V, Decisions, &Policy.Editable,
-                  Layout.BlockStrategy, Unparsed);
+                  Layout.BlockStrategy, Layout.RunTimeForm, Unparsed);
   auto InternalError = [&](llvm::Error E) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),

@@ -45,6 +45,11 @@ struct OutputLayout {
   /// memory, which may lower the occupancy of a kernel with small blocks
   /// even where the tuner then picks a warp reduction.
   bool BlockStrategy = false;
+  /// --variant=auto writes a butterfly group that the serial form could
+  /// reduce differently with both, chosen at run time by the site's value
+  /// (--form-choice=run-time, the default); false: the butterfly alone
+  /// (--form-choice=rewrite-time).
+  bool RunTimeForm = true;
   /// --balance=tiles: after the batching, each kernel whose blocks are
   /// independent tiles runs as a persistent loop over tiles drawn from a
   /// pool (docs/BALANCING.md, "The rewriter's --balance=tiles").

@@ -44,6 +44,8 @@ struct GroupRecord {
   std::string ReducedWith;
   /// Reduced in strips of two iterations of its uniform-key loop.
   bool Strip = false;
+  /// A butterfly written with the serial form too, chosen at run time.
+  bool SerialForm = false;
 };
 
 /// A kernel under --balance=tiles: balanced across tiles, or why not.

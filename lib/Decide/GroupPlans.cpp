@@ -28,9 +28,10 @@ class Planner {
 public:
   Planner(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
           const std::vector<SiteGroup> &Groups, const EditableHeaders *Headers,
-          bool BlockAllowed)
+          bool BlockAllowed, bool SerialFormAllowed)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Sites(Sites), Groups(Groups),
-        Headers(Headers), BlockAllowed(BlockAllowed) {}
+        Headers(Headers), BlockAllowed(BlockAllowed),
+        SerialFormAllowed(SerialFormAllowed) {}
 
   /// Names and plans the accepted group \p P.Group (its decision \p D);
   /// \p Chain: its shared-match chain, 0 for none.
@@ -88,12 +89,24 @@ private:
                  : Strategy::Butterfly;
     P.Flags = D.Flags;
     P.Strip = stripLoopOf(Ctx, Sites, *P.Group, D);
+    P.SerialForm = SerialFormAllowed && servesSerialForm(P);
     // A strip keeps each lap's addresses (a deferred-address lambda would
     // see the last lap's variables only).
     if (!P.Strip)
       P.AddrOf =
           deferredAddressLambda(Ctx, Sites, *P.Group, P.Slots.Slots,
                                 "distwar_key" + std::to_string(P.Number));
+  }
+
+  /// Whether the serial form could reduce butterfly \p P differently: its
+  /// key may differ across lanes, or lanes may be inactive (serial then
+  /// reduces the active ones alone). A uniform key that every lane reduces
+  /// is one match of the whole warp, the butterfly's own tree; a strip's
+  /// laps are reduced together, which the serial form does not do.
+  static bool servesSerialForm(const GroupPlan &P) {
+    if (P.Strip)
+      return false;
+    return P.Kind == Strategy::Butterfly || !P.Flags.alwaysActive();
   }
 
   /// Plans \p P with the block strategy and returns None, or says why it
@@ -161,6 +174,7 @@ private:
   const std::vector<SiteGroup> &Groups;
   const EditableHeaders *Headers;
   bool BlockAllowed;
+  bool SerialFormAllowed;
   std::map<const FunctionDecl *, unsigned> PerFunction;
   std::map<FileID, unsigned> TableSize;
   std::map<const FunctionDecl *, Verdict> KernelVerdicts;
@@ -225,7 +239,7 @@ RewritePlan planRewrite(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
                         const std::vector<SiteGroup> &Groups, Variant V,
                         const std::vector<VariantDecision> &Decisions,
                         const EditableHeaders *Headers, bool BlockStrategy,
-                        const UnparsedFunctions *Unparsed) {
+                        bool RunTimeForm, const UnparsedFunctions *Unparsed) {
   const SourceManager &SM = Ctx.getSourceManager();
   RewritePlan Plan;
   Plan.Unparsed = Unparsed;
@@ -244,7 +258,8 @@ RewritePlan planRewrite(ASTContext &Ctx, const std::vector<AtomicSite> &Sites,
   }
   assert(Decisions.size() == Groups.size() && "a decision per group");
   Plan.Order = textOrder(Groups, SM);
-  Planner P(Ctx, Sites, Groups, Headers, V == Variant::Auto && BlockStrategy);
+  Planner P(Ctx, Sites, Groups, Headers, V == Variant::Auto && BlockStrategy,
+            V == Variant::Auto && RunTimeForm);
   std::vector<unsigned> Chains = sharedMatchChains(Sites, Groups, &Decisions);
   P.countJointParts(Plan.Order);
   // The groups of one loop body without braces come one after another in

@@ -18,7 +18,8 @@ namespace distwar {
 
 /// The plan of \p Groups as \p Decisions (one per group) decided them under
 /// \p V; \p Headers: the editable headers and their relative paths (none
-/// when null); \p BlockStrategy: serial groups may take the block strategy.
+/// when null); \p BlockStrategy: serial groups may take the block strategy;
+/// \p RunTimeForm: butterflies also take the serial form, chosen at run time.
 /// For the floor variant, the sites whose atomicAdd becomes floorAdd.
 /// \p Unparsed: the functions Clang could not parse, left as written.
 RewritePlan planRewrite(clang::ASTContext &Ctx,
@@ -26,6 +27,7 @@ RewritePlan planRewrite(clang::ASTContext &Ctx,
                         const std::vector<SiteGroup> &Groups, Variant V,
                         const std::vector<VariantDecision> &Decisions,
                         const EditableHeaders *Headers, bool BlockStrategy,
+                        bool RunTimeForm,
                         const UnparsedFunctions *Unparsed = nullptr);
 
 } // namespace distwar

@@ -54,16 +54,20 @@ void GroupEdits::writeButterfly(const GroupPlan &P) {
               Decls + (F.LiveInit.empty() ? "" : " if (" + N.Live + ") {"),
               RankReduce);
   writeKeyCapture(P, N);
+  assert(F.alwaysActive() == (!UsesReached && F.LiveInit.empty()) &&
+         "alwaysActive() is the active argument's `true`");
   std::string Active = UsesReached           ? N.Reached
                        : !F.LiveInit.empty() ? N.Live
                                              : std::string("true");
+  std::string Reduce = P.Kind == Strategy::ButterflyUniform
+                           ? "reduceButterflyUniform"
+                           : "reduceButterfly";
+  if (P.SerialForm)
+    Reduce += "OrSerial";
   std::string Call = P.Strip ? writeStrip(P, BatchType)
-                             : std::string("::distwar::") +
-                                   (P.Kind == Strategy::ButterflyUniform
-                                        ? "reduceButterflyUniform("
-                                        : "reduceButterfly(") +
-                                   N.Batch + ", " + Active + ", " + N.Key +
-                                   ", " + threshold(P.TableIndex) +
+                             : "::distwar::" + Reduce + "(" + N.Batch + ", " +
+                                   Active + ", " + N.Key + ", " +
+                                   threshold(P.TableIndex) +
                                    (P.AddrOf ? ", " + *P.AddrOf : "") + ");";
   writeReduction(P, N, UsesReached, Call);
 }

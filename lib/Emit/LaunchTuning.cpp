@@ -37,6 +37,7 @@ struct SiteRef {
   std::string Table;
   std::string Name;
   bool Block = false; ///< the launch may tune it to the block strategy
+  bool Forms = false; ///< the launch may tune it to the serial form
   bool operator==(const SiteRef &O) const {
     return Table == O.Table && Name == O.Name;
   }
@@ -70,7 +71,7 @@ public:
       else
         continue;
       Own[patternOf(G.Function)].push_back(
-          {Table, P.Name, P.Kind == Strategy::Block});
+          {Table, P.Name, P.Kind == Strategy::Block, P.SerialForm});
     }
   }
 
@@ -243,9 +244,14 @@ llvm::Expected<unsigned> planLaunchTuning(ASTContext &Ctx,
     const std::string Tuner = "distwar_tuner" + std::to_string(N);
     const std::string Ticket = "distwar_ticket" + std::to_string(N);
     std::string Refs;
-    for (const SiteRef &S : L.Sites)
+    for (const SiteRef &S : L.Sites) {
+      assert(!(S.Block && S.Forms) && "a block group is serial: one form");
       Refs += (Refs.empty() ? "{&" : ", {&") + S.Table + ", \"" +
-              escaped(S.Name) + "\"" + (S.Block ? ", true}" : "}");
+              escaped(S.Name) + "\"" +
+              (S.Forms   ? ", false, true}"
+               : S.Block ? ", true}"
+                         : "}");
+    }
     std::string Before = "{ static ::distwar::LaunchTuner " + Tuner + "(\"" +
                          escaped(L.Kernel) + "\", {" + Refs +
                          "}); ::distwar::LaunchTicket " + Ticket + " = " +

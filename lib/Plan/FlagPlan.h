@@ -97,6 +97,12 @@ struct FlagPlan {
   /// down).
   const clang::IfStmt *EarlyReturn = nullptr;
 
+  /// Whether the reduction's active argument is `true`: no lane can skip
+  /// the group (no live flag), and no Reached flag marks who completed it.
+  bool alwaysActive() const {
+    return LiveInit.empty() && !GroupUnderIf && PartEnds.empty();
+  }
+
   /// Whether every lane runs every statement of the body at every iteration,
   /// the same iterations in every lane: no flag, guard, hoisted declaration
   /// or early return was planned, and the group is its iteration's only one.

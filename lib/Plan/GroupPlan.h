@@ -90,6 +90,10 @@ struct GroupPlan {
   /// The last group of a loop body written without braces: the braces go
   /// on with it.
   bool BracesBody = false;
+  /// A butterfly that also has the serial form, which its site value picks
+  /// at run time (reduceButterflyOrSerial; the launch's tuner searches form
+  /// and threshold together).
+  bool SerialForm = false;
   /// The threshold the site table starts it at (0, or kNeverReduce).
   int InitialThreshold = 0;
   /// Why a faster reduction was not used, why not the block strategy, why

@@ -8,7 +8,7 @@
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-// CHECK-DAG: group structAssign#0: batched (butterfly) key=id type=float sites=3 slots=3
+// CHECK-DAG: group structAssign#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=3 slots=3
 __global__ void structAssign(float3 *dmean, const int *ids,
                              const float2 *__restrict__ planes,
                              const float *__restrict__ g, int n) {
@@ -22,7 +22,7 @@ __global__ void structAssign(float3 *dmean, const int *ids,
   }
 }
 
-// CHECK-DAG: group threadIdxRead#0: batched (butterfly) key=key type=float sites=2 slots=2
+// CHECK-DAG: group threadIdxRead#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=key type=float sites=2 slots=2
 __global__ void threadIdxRead(float2 *g, const int *id,
                               const float *__restrict__ v, int n) {
   for (int j = 0; j < n; j++) {
@@ -34,7 +34,7 @@ __global__ void threadIdxRead(float2 *g, const int *id,
 
 // A lane-dependent condition without side effects: the butterfly's reached
 // flag, not DW0045.
-// CHECK-DAG: group threadIdxCondition#0: batched (butterfly) key=key type=float sites=2 slots=2
+// CHECK-DAG: group threadIdxCondition#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=key type=float sites=2 slots=2
 __global__ void threadIdxCondition(float2 *g, const int *id, const float *v,
                                    int n, unsigned limit) {
   for (int j = 0; j < n; j++) {
@@ -60,7 +60,7 @@ struct Params {
   Tensor cubemap;
   Tensor out;
 };
-// CHECK-DAG: group castMember#0: batched (butterfly-uniform) key=p.cubemap.idx(0, y, x, 0) type=float sites=3 slots=3
+// CHECK-DAG: group castMember#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=p.cubemap.idx(0, y, x, 0) type=float sites=3 slots=3
 __global__ void castMember(Params p) {
   int px = blockIdx.x * blockDim.x + threadIdx.x;
   float3 grad = make_float3(((float *)p.out.val)[px], 1.f, 2.f);
@@ -75,7 +75,7 @@ __global__ void castMember(Params p) {
 
 // A group that is only a channel loop on a key read from shared memory at
 // the loop counter: one uniform butterfly per iteration.
-// CHECK-DAG: group channelOnly#0: batched (butterfly-uniform) key=id type=float sites=1 slots=O
+// CHECK-DAG: group channelOnly#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=O
 template <int O>
 __global__ void channelOnly(float *dobj, const int *ids, const float *a, int n) {
   __shared__ int sid[256];

@@ -13,7 +13,7 @@
 #define RENDER_EXTRA 1
 #endif
 
-// REPORT-DAG: group extra#0: batched (butterfly) key=id type=float sites=3 slots=3
+// REPORT-DAG: group extra#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=3 slots=3
 // CHECK: ::distwar::Fields<float,
 // CHECK: 3,
 // CHECK: ::distwar::AlwaysSet<0,

@@ -17,7 +17,7 @@
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 // RUN: %if nvcc %{ %nvcc-check %t.serial.cu %}
 
-// REPORT-DAG: group colourThenGeometry#0: batched (butterfly) key=id type=float sites=4 slots=3 + 3
+// REPORT-DAG: group colourThenGeometry#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=4 slots=3 + 3
 // SERIAL-DAG: group colourThenGeometry#0: batched (serial) key=id type=float sites=1 slots=3
 // SERIAL-DAG: group colourThenGeometry#1: batched (serial) key=id type=float sites=3 slots=3
 // CHECK-LABEL: __global__ void colourThenGeometry(
@@ -47,7 +47,7 @@
 // CHECK: distwar_batch0.set(3 + 2, &dopac[id], 4.f * g);
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -73,7 +73,7 @@ __global__ void colourThenGeometry(float *dcol, float2 *dmean, float *dopac,
 
 // Two continues between three fields: still one batch. Only the first part
 // captures the key; each part closes its guards and opens the next one's.
-// REPORT-DAG: group threeParts#0: batched (butterfly) key=id type=float sites=3 slots=3
+// REPORT-DAG: group threeParts#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=3 slots=3
 // SERIAL-DAG: group threeParts#2: batched (serial)
 // CHECK: ::distwar::Fields<float,
 // CHECK: 3,
@@ -93,7 +93,7 @@ __global__ void colourThenGeometry(float *dcol, float2 *dmean, float *dopac,
 // CHECK: distwar_batch0.set(2, &gc[id], 3.f * v);
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK-LABEL: __global__ void readBetween(
@@ -115,18 +115,18 @@ __global__ void threeParts(float *ga, float *gb, float *gc, const int *ids,
 // The continue's condition reads a buffer that may be a destination (x is
 // not __restrict__): the first part's atomics must land before that read, so
 // the parts keep their own reductions.
-// REPORT-DAG: group readBetween#0: batched (butterfly) key=id type=float sites=1 slots=1
-// REPORT-DAG: group readBetween#1: batched (butterfly) key=id type=float sites=1 slots=1
+// REPORT-DAG: group readBetween#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=1
+// REPORT-DAG: group readBetween#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=1
 // CHECK: distwar_batch0.set(0, &ga[id], v);
 // CHECK: distwar_key0 = id;
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_batch1.set(0, &gb[id], 2.f * v);
 // CHECK: distwar_key1 = id;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch1,
 // CHECK: distwar_active0,
 // CHECK-LABEL: __global__ void tooWide(
@@ -143,8 +143,8 @@ __global__ void readBetween(float *ga, float *gb, const int *ids,
 }
 
 // 20 + 16 fields do not fit one batch (32 slots): two reductions, as before.
-// REPORT-DAG: group tooWide#0: batched (butterfly) key=id type=float sites=1 slots=20
-// REPORT-DAG: group tooWide#1: batched (butterfly) key=id type=float sites=1 slots=16
+// REPORT-DAG: group tooWide#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=20
+// REPORT-DAG: group tooWide#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=16
 __global__ void tooWide(float *ga, float *gb, const int *ids,
                         const float *__restrict__ x, int n) {
   for (int j = 0; j < n; j++) {
@@ -161,7 +161,7 @@ __global__ void tooWide(float *ga, float *gb, const int *ids,
 
 // A field after the continue under a grid-uniform condition (an optional
 // output): a LaneSet slot whose address repeats the condition.
-// REPORT-DAG: group optionalAfter#0: batched (butterfly) key=id type=float sites=2 slots=2
+// REPORT-DAG: group optionalAfter#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=2 slots=2
 // CHECK-LABEL: __global__ void optionalAfter(
 // CHECK: ::distwar::Fields<float,
 // CHECK: 2,

@@ -10,11 +10,11 @@
 // RUN: %distwar-rewrite --no-cuda-sdk %t.cu -- %shim -I %runtime_include | diff %t.cu -
 // RUN: %if nvcc %{ %nvcc-check %t.cu %}
 
-// REPORT-DAG: group backward#0: batched (butterfly) key=id type=float sites=7 slots=C + 6
-// REPORT-DAG: group wide#0: batched (butterfly) key=id type=float sites=1 slots=C
-// REPORT-DAG: group wide#1: batched (butterfly) key=id type=float sites=6 slots=6
-// REPORT-DAG: group never#0: batched (butterfly) key=id type=float sites=1 slots=C
-// REPORT-DAG: group never#1: batched (butterfly) key=id type=float sites=6 slots=6
+// REPORT-DAG: group backward#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=7 slots=C + 6
+// REPORT-DAG: group wide#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=C
+// REPORT-DAG: group wide#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=6 slots=6
+// REPORT-DAG: group never#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=C
+// REPORT-DAG: group never#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=6 slots=6
 // CHECK-LABEL: __global__ void backward(
 // CHECK: ::distwar::Fields<float,
 // CHECK: C + 6,
@@ -25,7 +25,7 @@
 // CHECK: distwar_batch0;
 // CHECK: distwar_reached0 = true;
 // CHECK: distwar_batch0.set(C + 5, &dopacity[id], g);
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK-NOT: distwar_batch1

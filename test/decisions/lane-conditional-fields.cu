@@ -14,7 +14,7 @@
 
 // Two formulas for one primitive (a 2D Gaussian's ray-splat and its
 // fallback): each branch adds other fields, the opacity after the if.
-// REPORT-DAG: group twoBranches#0: batched (butterfly) key=id type=float sites=5 slots=5
+// REPORT-DAG: group twoBranches#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=5 slots=5
 // CHECK-LABEL: __global__ void twoBranches(
 // CHECK: ::distwar::Fields<float,
 // CHECK: 5,
@@ -27,7 +27,7 @@
 // CHECK-NEXT: distwar_batch0.set(0, &dT[id * 9 + 0], g[j]);
 // CHECK: } else {
 // CHECK-NEXT: distwar_batch0.set(2, &dmean[id].x, g[j]);
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: if (distwar_slot == 2)
 // CHECK: return &dmean[distwar_key0].x;
 __global__ void twoBranches(float *dT, float2 *dmean, float *dopac,
@@ -48,7 +48,7 @@ __global__ void twoBranches(float *dT, float2 *dmean, float *dopac,
 
 // Both branches add to the same fields: each field takes one slot, set by
 // every lane (both-arms.cu).
-// REPORT-DAG: group bothArms#0: batched (butterfly-uniform) key=i type=float sites=4 slots=2
+// REPORT-DAG: group bothArms#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=4 slots=2
 // CHECK-LABEL: __global__ void bothArms(
 // CHECK: ::distwar::Fields<float, 2, ::distwar::AlwaysSet<0, 2>> distwar_batch0;
 __global__ void bothArms(float *ga, float *gb, const float *__restrict__ x,
@@ -67,7 +67,7 @@ __global__ void bothArms(float *ga, float *gb, const float *__restrict__ x,
 
 // Nested lane-dependent ifs under a grid-uniform one: the uniform condition
 // is repeated for the address, the lane-dependent ones are not.
-// REPORT-DAG: group nested#0: batched (butterfly) key=id type=float sites=3 slots=3
+// REPORT-DAG: group nested#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=3 slots=3
 // CHECK-LABEL: __global__ void nested(
 // CHECK: ::distwar::Fields<float,
 // CHECK: 3,
@@ -99,7 +99,7 @@ __global__ void nested(float *ga, float *gopt, const int *ids,
 
 // An if that declares its condition variable: the branch cannot be told
 // apart from the slot alone, the site stays a plain atomic.
-// REPORT-DAG: group declares#0: batched (butterfly) key=id type=float sites=1 slots=1
+// REPORT-DAG: group declares#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=1
 // REPORT-DAG: unchanged atomicAdd in declares buffer=gb key=id type=float [DW0020 varying-condition
 __global__ void declares(float *ga, float *gb, const int *ids,
                          const float *__restrict__ x, int n) {

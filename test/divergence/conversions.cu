@@ -60,7 +60,7 @@ __global__ void continues(float *ga, float *gb, float *out, const float *x,
 // CHECK: distwar_key0 = id;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_key0,
@@ -79,7 +79,7 @@ __global__ void continues(float *ga, float *gb, float *out, const float *x,
 // CHECK: acc += b;
 // CHECK: }
 // CHECK: }
-// REPORT: group continues#0: batched (butterfly-uniform) key=id
+// REPORT: group continues#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=id
 
 // The group under a per-lane if: the reduction moves after the if, the flag
 // records that the lane ran the block (the condition is evaluated once).
@@ -103,7 +103,7 @@ __global__ void underIf(float *ga, float *gb, const float *x, int n) {
 // CHECK: distwar_key0 = i;
 // CHECK: distwar_reached0 = true;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -118,7 +118,7 @@ __global__ void underIf(float *ga, float *gb, const float *x, int n) {
 // CHECK: return &gb[distwar_key0];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group underIf#0: batched (butterfly-uniform) key=i
+// REPORT: group underIf#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i
 
 // A lane-dependent loop-condition term that never changes in the loop.
 __global__ void loopTerm(float *g, const float *x, int n, int w) {
@@ -147,8 +147,8 @@ __global__ void loopTerm(float *g, const float *x, int n, int w) {
 // CHECK: distwar_key0 = j;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
-// REPORT: group loopTerm#0: batched (butterfly-uniform) key=j
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// REPORT: group loopTerm#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=j
 
 // A field under a grid-uniform condition (a nullable output) joins the group
 // as a tracked slot whose address repeats the condition; a field under a
@@ -179,7 +179,7 @@ __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
 // CHECK-NEXT: if (a > 0.5f)
 // CHECK: distwar_batch0.set(2, &gc[i], a);
 // CHECK: distwar_key0 = i;
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: if (distwar_slot == 1)
 // CHECK: return (gopt) ? (&gopt[distwar_key0]) : nullptr;
 // CHECK: if (distwar_slot == 2)
@@ -187,7 +187,7 @@ __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
 // CHECK: return nullptr;
 // CHECK: });
 // SITES: conversions.cu:{{[0-9]+}}:7: batched atomicAdd in fields buffer=gc key=i slot=2 type=float group=fields#0
-// REPORT: group fields#0: batched (butterfly-uniform) key=i type=float sites=3
+// REPORT: group fields#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=3
 
 // Straight-line code: the key is a kernel parameter (uniform), no flag.
 __global__ void straight(float *ga, float *gb, int id, float v) {
@@ -197,11 +197,11 @@ __global__ void straight(float *ga, float *gb, int id, float v) {
 // CHECK-LABEL: __global__ void straight(
 // CHECK: distwar_batch0.set(1, &gb[id], v);
 // CHECK: distwar_key0 = id;
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: true,
 // CHECK: distwar_key0,
-// REPORT: group straight#0: batched (butterfly-uniform) key=id
+// REPORT: group straight#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=id
 
 // Keys from a per-lane table: serial (match-any) in auto mode.
 __global__ void perLane(float *ga, float *gb, const int *ids, int k) {
@@ -294,7 +294,7 @@ __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
 // CHECK: distwar_batch0.set(2, &go[id], T);
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -315,7 +315,7 @@ __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
 // CHECK: T += 0.5f;
 // CHECK: }
 // CHECK: }
-// REPORT: group split#0: batched (butterfly-uniform) key=id type=float sites=3 slots=3
+// REPORT: group split#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=id type=float sites=3 slots=3
 
 // Two keys in one iteration, one after the other: both get the butterfly and
 // share the live flag.
@@ -332,7 +332,7 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
 // CHECK: distwar_batch0.set(0, &ga[i], v);
 // CHECK: distwar_key0 = i;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_key0,
@@ -351,7 +351,7 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
 // CHECK: distwar_batch1.set(0, &gb[ids[i]], v);
 // CHECK: distwar_key1 = ids[i];
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch1,
 // CHECK: distwar_active0,
 // CHECK: distwar_key1,
@@ -364,5 +364,5 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
 // CHECK: return &gb[distwar_key1];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group twoKeys#0: batched (butterfly-uniform) key=i
-// REPORT: group twoKeys#1: batched (butterfly) key=ids[i]
+// REPORT: group twoKeys#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i
+// REPORT: group twoKeys#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=ids[i]

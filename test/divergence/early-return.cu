@@ -37,11 +37,11 @@ __global__ void converted(float *gx, float *gy, const float *w, int n, int k) {
 // CHECK: distwar_batch0.set(1, &gy[t], v * v);
 // CHECK: distwar_key0 = t;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_key0,
-// REPORT: group converted#0: batched (butterfly-uniform) key=t
+// REPORT: group converted#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t
 
 // A load between the return and the loop would fault for returned lanes.
 __global__ void loadBetween(float *gx, float *gy, const float *w, int n,
@@ -58,11 +58,11 @@ __global__ void loadBetween(float *gx, float *gy, const float *w, int n,
 // CHECK-LABEL: __global__ void loadBetween(
 // CHECK: return;
 // CHECK: distwar_key0 = t;
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: true,
 // CHECK: distwar_key0,
-// REPORT: group loadBetween#0: batched (butterfly-uniform; note: DW0037 early-return)
+// REPORT: group loadBetween#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}; note: DW0037 early-return)
 
 // Code after the loop would run for returned lanes.
 __global__ void codeAfter(float *gx, float *gy, float *out, int n, int k) {
@@ -75,7 +75,7 @@ __global__ void codeAfter(float *gx, float *gy, float *out, int n, int k) {
   }
   out[px] = 1.f;
 }
-// REPORT: group codeAfter#0: batched (butterfly-uniform; note: DW0037 early-return)
+// REPORT: group codeAfter#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}; note: DW0037 early-return)
 
 // A barrier in the loop: returned lanes never executed it.
 __global__ void barrier(float *gx, float *gy, int n, int k) {
@@ -89,7 +89,7 @@ __global__ void barrier(float *gx, float *gy, int n, int k) {
     atomicAdd(&gy[t], 2.f);
   }
 }
-// REPORT: group barrier#0: batched (butterfly-uniform; note: DW0037 early-return)
+// REPORT: group barrier#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}; note: DW0037 early-return)
 
 // Per-lane trip count after the return.
 __global__ void laneBound(float *gx, float *gy, int n) {

@@ -50,7 +50,7 @@ __global__ void nested(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: }
 // CHECK-NEXT: acc += 1.f;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -66,7 +66,7 @@ __global__ void nested(float *ga, float *gb, float *out, const float *x,
 // CHECK: return nullptr;
 // CHECK: });
 // CHECK: out[threadIdx.x] = acc;
-// REPORT: group nested#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group nested#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // Nested ifs after a converted continue: the holder runs under the live
 // flag, the reduction after the guards close, with the reached flag.
@@ -109,7 +109,7 @@ __global__ void afterContinue(float *ga, float *gb, const float *x, int n) {
 // CHECK: }
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -125,7 +125,7 @@ __global__ void afterContinue(float *ga, float *gb, const float *x, int n) {
 // CHECK: return nullptr;
 // CHECK: });
 // CHECK: if (distwar_active0) {
-// REPORT: group afterContinue#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group afterContinue#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // The group in the then branch; the else branch keeps its behaviour.
 __global__ void thenArm(float *ga, float *gb, float *out, const float *x,
@@ -159,7 +159,7 @@ __global__ void thenArm(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: acc -= a;
 // CHECK-NEXT: out[i] = acc;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -174,7 +174,7 @@ __global__ void thenArm(float *ga, float *gb, float *out, const float *x,
 // CHECK: return &gb[distwar_key0];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group thenArm#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group thenArm#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // The group in the else branch.
 __global__ void elseArm(float *ga, float *gb, const float *x, int n) {
@@ -205,7 +205,7 @@ __global__ void elseArm(float *ga, float *gb, const float *x, int n) {
 // CHECK: distwar_key0 = i;
 // CHECK: distwar_reached0 = true;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -220,7 +220,7 @@ __global__ void elseArm(float *ga, float *gb, const float *x, int n) {
 // CHECK: return &gb[distwar_key0];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group elseArm#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group elseArm#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // An else-if chain with the group in the middle arm; the conditions of the
 // arms before it are evaluated as before, those after it not at all.
@@ -258,7 +258,7 @@ __global__ void elseIfChain(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: out[i] = -a;
 // CHECK-NEXT: else
 // CHECK: out[i] = 0.f;
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -273,7 +273,7 @@ __global__ void elseIfChain(float *ga, float *gb, float *out, const float *x,
 // CHECK: return &gb[distwar_key0];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group elseIfChain#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group elseIfChain#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // Three levels, the middle one with an else, and an if without braces.
 __global__ void deep(float *ga, float *gb, const float *x, int n) {
@@ -312,7 +312,7 @@ __global__ void deep(float *ga, float *gb, const float *x, int n) {
 // CHECK: }
 // CHECK-NEXT: s = 0.f;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -327,7 +327,7 @@ __global__ void deep(float *ga, float *gb, const float *x, int n) {
 // CHECK: return &gb[distwar_key0];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group deep#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group deep#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // Split groups: the first under nested ifs after a converted continue, the
 // second at the body's top level after it; they share the live flag.
@@ -374,7 +374,7 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
 // CHECK-NEXT: T += a;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -396,7 +396,7 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
 // CHECK: distwar_batch1.set(0, &gb[ids[i]], T);
 // CHECK: distwar_key1 = ids[i];
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch1,
 // CHECK: distwar_active0,
 // CHECK: distwar_key1,
@@ -409,8 +409,8 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
 // CHECK: return &gb[distwar_key1];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group segments#0: batched (butterfly-uniform) key=i type=float sites=2
-// REPORT: group segments#1: batched (butterfly) key=ids[i] type=float sites=1
+// REPORT: group segments#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
+// REPORT: group segments#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=ids[i] type=float sites=1
 
 // A grid-uniform conditional field inside the nested group keeps its
 // condition, at the site and in the address lambda.
@@ -443,7 +443,7 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
 // CHECK: distwar_reached0 = true;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -458,7 +458,7 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
 // CHECK: return (gopt) ? (&gopt[distwar_key0]) : nullptr;
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group nestedField#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group nestedField#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2
 
 // A plain block at the body's top level holds the group: the same shape,
 // the flag is set for every lane that ran the block.
@@ -485,7 +485,7 @@ __global__ void block(float *ga, float *gb, const float *x, int n) {
 // CHECK: distwar_key0 = i;
 // CHECK: distwar_reached0 = true;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -500,4 +500,4 @@ __global__ void block(float *ga, float *gb, const float *x, int n) {
 // CHECK: return &gb[distwar_key0];
 // CHECK: return nullptr;
 // CHECK: });
-// REPORT: group block#0: batched (butterfly-uniform) key=i type=float sites=2
+// REPORT: group block#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=i type=float sites=2

@@ -32,11 +32,11 @@
 #define ATOMICADD(P, V) atomicAdd((P), (V))
 
 // CHECK: void forBody(
-// CHECK: for (int i = 0; i < n; ++i) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; distwar_batch0.set(0, &g[ids[i] * 3 + 1], v[i]); distwar_key0 = ids[i]; ::distwar::reduceButterflyUniform(distwar_batch0, true, distwar_key0,
+// CHECK: for (int i = 0; i < n; ++i) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; distwar_batch0.set(0, &g[ids[i] * 3 + 1], v[i]); distwar_key0 = ids[i]; ::distwar::reduceButterflyUniform{{(OrSerial)?}}(distwar_batch0, true, distwar_key0,
 // CHECK: return &g[distwar_key0 * 3 + 1]; return nullptr; }); } }
 // SERIAL: for (int i = 0; i < n; ++i) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; distwar_batch0.set(0, &g[ids[i] * 3 + 1], v[i]); ::distwar::reduceSerial(distwar_batch0, ids[i],
 // SERIAL: return &g[ids[i] * 3 + 1]; return nullptr; }); } }
-// REPORT: group forBody#0: batched (butterfly-uniform) key=ids[i]
+// REPORT: group forBody#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[i]
 __global__ void forBody(float *g, const int *__restrict__ ids,
                         const float *__restrict__ v, int n) {
   for (int i = 0; i < n; ++i)
@@ -46,9 +46,9 @@ __global__ void forBody(float *g, const int *__restrict__ ids,
 // A lane-dependent loop-condition term becomes the active flag: the flag,
 // its guard and the reduction are all inside the braces.
 // CHECK: void flagBody(
-// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (!done); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) { distwar_batch0.set(0, &g[ids[j] * 3 + 1], v[j]); distwar_key0 = ids[j]; } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_active0, distwar_key0,
+// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (!done); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) { distwar_batch0.set(0, &g[ids[j] * 3 + 1], v[j]); distwar_key0 = ids[j]; } ::distwar::reduceButterflyUniform{{(OrSerial)?}}(distwar_batch0, distwar_active0, distwar_key0,
 // CHECK: return &g[distwar_key0 * 3 + 1]; return nullptr; }); } }
-// REPORT: group flagBody#0: batched (butterfly-uniform) key=ids[j]
+// REPORT: group flagBody#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[j]
 __global__ void flagBody(float *g, const int *__restrict__ ids,
                          const float *__restrict__ v, int n, int w) {
   const bool done = threadIdx.x >= w;
@@ -132,8 +132,8 @@ __global__ void nestedBody(float *g, const int *__restrict__ ids,
 // CHECK: void channelInBlock(
 // CHECK: { auto distwar_strips0 = [&](auto distwar_full0) { for (int i = 0; i < n; i += ::distwar::kStripLaps) { ::distwar::Strip<{{ ?}}::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>>, ::distwar::kStripLaps> distwar_strip0;
 // CHECK-SAME: const decltype(distwar_base0) i = distwar_base0 + distwar_lap0; if (distwar_lap0 > 0 && !(i < n)) { distwar_end0 = true; break; } ::distwar::Batch<float, 3, ::distwar::AlwaysSet<0, 3>> distwar_batch0; {{#pragma unroll|_Pragma\("unroll"\)}} for (int c = 0; c < 3; ++c) distwar_batch0.set(c, &g[ids[i] * 3 + c], v[i]); distwar_strip0.keep(distwar_lap0, distwar_batch0); } ::distwar::reduceStrip(distwar_strip0, distwar_full0); if (distwar_end0) break; } }; ::distwar::runStrips(DISTWAR_SITE_THRESHOLD(distwar_sites_braceless_loop_body_cu, 9), distwar_strips0); } }
-// REPORT: group channelBody#0: batched (butterfly-uniform) key=ids[i] type=float sites=1 slots=3
-// REPORT: group channelInBlock#0: batched (butterfly-uniform) key=ids[i] type=float sites=1 slots=3 strip
+// REPORT: group channelBody#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[i] type=float sites=1 slots=3
+// REPORT: group channelInBlock#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[i] type=float sites=1 slots=3 strip
 __global__ void channelBody(float *g, const int *__restrict__ ids,
                             const float *__restrict__ v, int n) {
   for (int i = 0; i < n; ++i)
@@ -153,12 +153,12 @@ __global__ void channelInBlock(float *g, const int *__restrict__ ids,
 // reduction, outside the inner loop.
 // CHECK: void elseBody(
 // CHECK: } else for (int j = 0; j < m; ++j) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
-// CHECK: return &b[distwar_key1 * 2]; return nullptr; }); } ::distwar::reduceButterflyUniform(distwar_batch0, distwar_reached0, distwar_key0,
+// CHECK: return &b[distwar_key1 * 2]; return nullptr; }); } ::distwar::reduceButterflyUniform{{(OrSerial)?}}(distwar_batch0, distwar_reached0, distwar_key0,
 // CHECK: return &a[distwar_key0 * 2 + 1]; return nullptr; }); } }
 // SERIAL: } else for (int j = 0; j < m; ++j) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
 // SERIAL: return &b[ids[j] * 2]; return nullptr; }); } } }
-// REPORT: group elseBody#0: batched (butterfly-uniform) key=ids[i] type=float sites=2
-// REPORT: group elseBody#1: batched (butterfly-uniform) key=ids[j] type=float sites=1
+// REPORT: group elseBody#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[i] type=float sites=2
+// REPORT: group elseBody#1: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[j] type=float sites=1
 __global__ void elseBody(float *a, float *b, const int *__restrict__ ids,
                          const float *__restrict__ v, int n, int m) {
   for (int i = 0; i < n; ++i) {

@@ -131,7 +131,7 @@ __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
 // CHECK-NEXT: distwar_batch0.set(1, &gxy[gid].x, v);
 // CHECK: distwar_batch0.set(2, &gxy[gid].y, v);
 // CHECK: distwar_key0 = gid;
-// CHECK: ::distwar::reduceButterfly(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
 // CHECK: distwar_batch0,
 // CHECK: true,
 // CHECK: distwar_key0,
@@ -228,7 +228,7 @@ __global__ void opaqueKeys(float *grad, int w, float v) {
 // REPORT: group direct#0: batched (serial; not butterfly: DW0026 key-varies) key=id type=float sites=3 slots=3
 // REPORT: group channels#0: batched (serial; not butterfly: DW0026 key-varies) key=id type=float sites=2 slots=(4 - 1) + 1
 // REPORT: group conditional#0: batched (serial; not butterfly: DW0026 key-varies) key=id type=float sites=2 slots=2
-// REPORT: group butterfly#0: batched (butterfly) key=gid type=float sites=3 slots=3
+// REPORT: group butterfly#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=gid type=float sites=3 slots=3
 // REPORT: group macroSite#0: batched (serial; not butterfly: DW0026 key-varies) key=id type=float sites=2 slots=2
 // REPORT: group localStride#0: batched (serial; not butterfly: DW0026 key-varies) key=id type=float sites=2 slots=3 + 1
-// REPORT: group opaqueKeys#0: batched (butterfly-uniform) key=texel(x, y, 0) type=float sites=2 slots=2
+// REPORT: group opaqueKeys#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=texel(x, y, 0) type=float sites=2 slots=2

@@ -33,7 +33,7 @@ __global__ void pointOffsets(const int *__restrict__ idxs,
   }
 }
 
-// REPORT-DAG: group subscriptOffsets#0: batched (butterfly-uniform) key=base type=float sites=2 slots=2 strip
+// REPORT-DAG: group subscriptOffsets#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=base type=float sites=2 slots=2 strip
 // CHECK-LABEL: __global__ void subscriptOffsets(
 // CHECK: distwar_batch0.set(0, &g[base + 1], v);
 // CHECK: distwar_batch0.set(1, &g[base + 4], 2.f * v);
@@ -49,7 +49,7 @@ __global__ void subscriptOffsets(float *g, const float *__restrict__ x,
 }
 
 // REPORT-DAG: channelOffsets buffer=grad key=off field=[+c] slot=c
-// REPORT-DAG: group channelOffsets#0: batched (butterfly) key=off type=float sites=1 slots=4
+// REPORT-DAG: group channelOffsets#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=off type=float sites=1 slots=4
 // CHECK-LABEL: __global__ void channelOffsets(
 // CHECK: distwar_batch0.set(
 // CHECK: c,

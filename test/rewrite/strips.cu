@@ -28,7 +28,7 @@ __device__ float weight(int pix, int t) {
 // Every output texel walks every input texel: the loop steps over two
 // iterations, its body runs as two laps, each with the counter redeclared as
 // its iteration; a lap past the end leaves the lap loop and then the loop.
-// CHECK: group filter#0: batched (butterfly-uniform) key=t type=float sites=3 slots=3 strip{{$}}
+// CHECK: group filter#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=3 slots=3 strip{{$}}
 // OUT-LABEL: void filter(
 // OUT: auto distwar_strips0 = [&](auto distwar_full0) {
 // OUT: for (int t = 0; t < n; t += ::distwar::kStripLaps) {
@@ -72,7 +72,7 @@ __global__ void filter(const float3 *__restrict__ dy, float *__restrict__ grad,
 // Statements after the group stay in the lap; a condition that is not an
 // ordering (`!=`) is tested at each lap and never past its first failure;
 // a step written `t += 1` counts too.
-// CHECK: group after#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1 strip{{$}}
+// CHECK: group after#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1 strip{{$}}
 // OUT-LABEL: void after(
 // OUT: for (int t = first; t != last; t += ::distwar::kStripLaps) {
 // OUT: if (distwar_lap0 > 0 && !(t != last)) {
@@ -94,10 +94,10 @@ __global__ void after(float *__restrict__ grad, float *__restrict__ out,
 
 // A counter declared before the loop is seen after it, where a step over
 // two iterations would leave another value: no strip.
-// CHECK: group outside#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group outside#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void outside(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 __global__ void outside(float *__restrict__ grad, int *__restrict__ out,
                         int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -111,10 +111,10 @@ __global__ void outside(float *__restrict__ grad, int *__restrict__ out,
 // A read of the gradient buffer (not restrict) before the group's first
 // add: one iteration's butterfly adds before the next one reads, a strip
 // would add after it.
-// CHECK: group reads#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group reads#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void reads(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 __global__ void reads(float *grad, float *out, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   float seen = 0.f;
@@ -126,10 +126,10 @@ __global__ void reads(float *grad, float *out, int n) {
 }
 
 // The body steps the counter itself: no strip.
-// CHECK: group skips#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group skips#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void skips(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 __global__ void skips(float *__restrict__ grad, int n, int stride) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   for (int t = 0; t < n; ++t) {
@@ -140,8 +140,8 @@ __global__ void skips(float *__restrict__ grad, int n, int stride) {
 
 // A loop stepping by two is not counted by one, and a body without braces
 // is left as it was: no strip.
-// CHECK: group evens#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
-// CHECK: group evens#1: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group evens#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group evens#1: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void evens(
 // OUT-NOT: Strip
 __global__ void evens(float *__restrict__ grad, int n) {
@@ -157,7 +157,7 @@ __global__ void evens(float *__restrict__ grad, int n) {
 // CHECK: group partial#0: batched (butterfly-uniform{{.*}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void partial(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 __global__ void partial(float *__restrict__ grad, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   for (int t = 0; t < n; ++t) {
@@ -168,8 +168,8 @@ __global__ void partial(float *__restrict__ grad, int n) {
 }
 
 // Integer and double fields, and a condition naming a struct's member.
-// CHECK: group counts#0: batched (butterfly-uniform) key=t type=int sites=2 slots=2 strip{{$}}
-// CHECK: group counts#1: batched (butterfly-uniform) key=t type=double sites=1 slots=1 strip{{$}}
+// CHECK: group counts#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=int sites=2 slots=2 strip{{$}}
+// CHECK: group counts#1: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=double sites=1 slots=1 strip{{$}}
 struct Range {
   int end;
 };
@@ -189,11 +189,11 @@ __global__ void counts(int *__restrict__ hits, double *__restrict__ sums,
 // under an unroll pragma (which would then precede the lambda's call), or
 // one declaring a static variable (one per version), keeps one butterfly
 // per iteration.
-// CHECK: group pragma#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
-// CHECK: group statics#0: batched (butterfly-uniform) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group pragma#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
+// CHECK: group statics#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void pragma(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 __global__ void pragma(float *__restrict__ grad, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
 #pragma unroll 2
@@ -203,7 +203,7 @@ __global__ void pragma(float *__restrict__ grad, int n) {
 }
 // OUT-LABEL: void statics(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
 __global__ void statics(float *__restrict__ grad, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   for (int t = 0; t < n; ++t) {

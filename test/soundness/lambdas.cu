@@ -121,7 +121,7 @@ __global__ void shrinkCount(float *g, const int *ids, const float *x, int n,
 }
 
 // A lambda that only reads what it captures changes nothing: batched.
-// CHECK-DAG: group readOnlyLambda#0: batched (butterfly) key=id
+// CHECK-DAG: group readOnlyLambda#0: batched (butterfly{{( or serial, chosen at run time)?}}) key=id
 __global__ void readOnlyLambda(float *ga, float *gb, const int *ids,
                                const float *x, int n) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;

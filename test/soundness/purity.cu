@@ -19,7 +19,7 @@ __device__ float make_weight(float v) {
 // CHECK: distwar_active0 = false;
 // CHECK: if (distwar_active0) {
 // CHECK: const float w = make_weight(a);
-// REPORT-DAG: group speculation#0: batched (butterfly)
+// REPORT-DAG: group speculation#0: batched (butterfly{{( or serial, chosen at run time)?}})
 __global__ void speculation(float *ga, float *gb, const int *ids,
                             const float *x, const float *thr, int n) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -53,7 +53,7 @@ __global__ void laneKey(float *ga, float *gb, const float *x, int n) {
 }
 
 // A function of its arguments alone: the key is uniform.
-// REPORT-DAG: group argumentKey#0: batched (butterfly-uniform) key=id
+// REPORT-DAG: group argumentKey#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=id
 __device__ int make_slot(int j) { return j * 4 + 1; }
 __global__ void argumentKey(float *ga, float *gb, const float *x, int n) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;

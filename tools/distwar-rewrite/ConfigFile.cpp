@@ -15,6 +15,7 @@ template <> struct llvm::yaml::MappingTraits<distwar::ConfigSettings> {
     IO.mapOptional("FormatStyle", Keys.FormatStyle);
     IO.mapOptional("BlockStrategy", Keys.BlockStrategy);
     IO.mapOptional("Balance", Keys.Balance);
+    IO.mapOptional("FormChoice", Keys.FormChoice);
     IO.mapOptional("EditHeaders", Keys.EditHeaders);
     IO.mapOptional("ExtraArgs", Keys.ExtraArgs);
   }

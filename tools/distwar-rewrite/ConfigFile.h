@@ -8,6 +8,7 @@
 //   FormatStyle: none         # as --format-style
 //   BlockStrategy: off        # as --block-strategy
 //   Balance: tiles            # as --balance
+//   FormChoice: rewrite-time  # as --form-choice
 //   EditHeaders: [include]    # as --edit-headers, relative to the file
 //   ExtraArgs: [-DFAST=1]     # appended to every input's compiler flags
 //
@@ -30,6 +31,7 @@ struct ConfigSettings {
   std::optional<std::string> FormatStyle;
   std::optional<std::string> BlockStrategy;
   std::optional<std::string> Balance;
+  std::optional<std::string> FormChoice;
   std::vector<std::string> EditHeaders; ///< absolute once read
   std::vector<std::string> ExtraArgs;
 };

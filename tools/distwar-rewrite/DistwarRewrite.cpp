@@ -103,6 +103,9 @@ static std::string optionError(size_t Inputs) {
     return "--block-strategy takes on or off, not '" + BlockStrategy + "'";
   if (BalanceOpt != "none" && BalanceOpt != "tiles")
     return "--balance takes none or tiles, not '" + BalanceOpt + "'";
+  if (FormChoice != "run-time" && FormChoice != "rewrite-time")
+    return "--form-choice takes run-time or rewrite-time, not '" + FormChoice +
+           "'";
   if (!parseVariant(VariantOpt))
     return "--variant takes auto, butterfly, serial or floor, not '" +
            VariantOpt + "'";
@@ -249,6 +252,7 @@ static OutputLayout outputLayout() {
   Layout.BlockStrategy = BlockStrategy == "on";
   Layout.Balance =
       BalanceOpt == "tiles" ? BlockBalance::Tiles : BlockBalance::None;
+  Layout.RunTimeForm = FormChoice == "run-time";
   return Layout;
 }
 
@@ -379,6 +383,13 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
     return createStringError(inconvertibleErrorCode(),
                              "%s: Balance takes none or tiles, not '%s'",
                              Config->Path.c_str(), Settings.Balance->c_str());
+  if (Settings.FormChoice && *Settings.FormChoice != "run-time" &&
+      *Settings.FormChoice != "rewrite-time")
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: FormChoice takes run-time or rewrite-time, "
+                             "not '%s'",
+                             Config->Path.c_str(),
+                             Settings.FormChoice->c_str());
   if (Settings.Variant && !VariantOpt.getNumOccurrences())
     VariantOpt = *Settings.Variant;
   if (EditHeaders.empty())
@@ -390,6 +401,8 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
     BlockStrategy = *Settings.BlockStrategy;
   if (Settings.Balance && !BalanceOpt.getNumOccurrences())
     BalanceOpt = *Settings.Balance;
+  if (Settings.FormChoice && !FormChoice.getNumOccurrences())
+    FormChoice = *Settings.FormChoice;
   ConfigArgs = Settings.ExtraArgs;
   // What is in effect, for --dump-config.
   Settings.Variant = VariantOpt;
@@ -399,6 +412,8 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
   // same as before the key existed.
   if (BalanceOpt != "none")
     Settings.Balance = BalanceOpt;
+  if (FormChoice != "run-time")
+    Settings.FormChoice = FormChoice;
   Settings.EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
   return Config;
 }

@@ -65,6 +65,14 @@ cl::opt<std::string> BlockStrategy(
              "at run time among block, warp and plain atomics; off (the "
              "default): every reduction stays within a warp"),
     cl::init("off"), cl::value_desc("on|off"), cl::cat(Category));
+cl::opt<std::string> FormChoice(
+    "form-choice",
+    cl::desc("run-time (the default): --variant=auto writes a butterfly "
+             "group that the serial form could reduce differently with both "
+             "forms, and the launch's tuner picks form and threshold on the "
+             "program's own launches; rewrite-time: the butterfly alone"),
+    cl::init("run-time"), cl::value_desc("run-time|rewrite-time"),
+    cl::cat(Category));
 cl::opt<std::string> BalanceOpt(
     "balance",
     cl::desc("tiles: also turn every kernel whose blocks are independent "

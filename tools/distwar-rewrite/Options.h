@@ -23,6 +23,7 @@ extern llvm::cl::opt<std::string> VariantOpt;
 extern llvm::cl::opt<std::string> FormatStyle;
 extern llvm::cl::opt<std::string> BlockStrategy;
 extern llvm::cl::opt<std::string> BalanceOpt;
+extern llvm::cl::opt<std::string> FormChoice;
 extern llvm::cl::opt<std::string> FallbackStyle;
 extern llvm::cl::opt<std::string> CudaPath;
 extern llvm::cl::opt<std::string> GpuArch;

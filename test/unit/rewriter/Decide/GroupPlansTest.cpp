@@ -16,13 +16,15 @@ using namespace distwar::test;
 
 namespace {
 
-/// \p P's plan under \p V, every group's variant chosen first.
-RewritePlan planOf(Parsed &P, Variant V, bool BlockStrategy = false) {
+/// \p P's plan under \p V, every group's variant chosen first (the form
+/// chosen at run time, as the tool does by default).
+RewritePlan planOf(Parsed &P, Variant V, bool BlockStrategy = false,
+                   bool RunTimeForm = true) {
   std::vector<VariantDecision> Decisions;
   if (V != Variant::Floor)
     Decisions = chooseVariants(P.context(), P.Sites, P.Groups, V);
   return planRewrite(P.context(), P.Sites, P.Groups, V, Decisions,
-                     /*Headers=*/nullptr, BlockStrategy);
+                     /*Headers=*/nullptr, BlockStrategy, RunTimeForm);
 }
 
 const char *const kTwoKeys = R"cu(
@@ -87,6 +89,42 @@ TEST(GroupPlans, BlockStrategyOnlyWhereAskedFor) {
     // A butterfly (auto found the key uniform) never takes the block.
     EXPECT_TRUE(G.butterfly());
   }
+}
+
+TEST(GroupPlans, AutoButterfliesTakeTheSerialFormWhereItCouldDiffer) {
+  // One key for the whole grid, so the butterfly; the continue leaves
+  // lanes inactive, which the serial form would reduce without.
+  const char *Skips = R"cu(
+    __global__ void k(const float *__restrict__ x, float *g, int n, int key) {
+      for (int j = 0; j < n; ++j) {
+        if (x[j * 32 + threadIdx.x % 32] < 0.f)
+          continue;
+        atomicAdd(&g[2 * key], x[j]);
+        atomicAdd(&g[2 * key + 1], x[j]);
+      }
+    })cu";
+  // Every lane reduces the warp's one key: both forms are one tree.
+  const char *Straight = R"cu(
+    __global__ void k(const float *__restrict__ x, float *g, int n, int key) {
+      for (int j = 0; j < n; ++j) {
+        atomicAdd(&g[2 * key], x[j]);
+        atomicAdd(&g[2 * key + 1], x[j]);
+      }
+    })cu";
+  Parsed S = parse(Skips);
+  RewritePlan Auto = planOf(S, Variant::Auto);
+  ASSERT_EQ(Auto.Order.size(), 1u);
+  ASSERT_TRUE(Auto.Groups[0].butterfly());
+  EXPECT_TRUE(Auto.Groups[0].SerialForm);
+  EXPECT_FALSE(planOf(S, Variant::Auto, false, /*RunTimeForm=*/false)
+                   .Groups[0]
+                   .SerialForm);
+  EXPECT_FALSE(planOf(S, Variant::Butterfly).Groups[0].SerialForm);
+  Parsed T = parse(Straight);
+  RewritePlan Uniform = planOf(T, Variant::Auto);
+  ASSERT_EQ(Uniform.Order.size(), 1u);
+  EXPECT_EQ(Uniform.Groups[0].Kind, Strategy::ButterflyUniform);
+  EXPECT_FALSE(Uniform.Groups[0].SerialForm);
 }
 
 TEST(GroupPlans, AGroupLeftAloneHasNoPlanToWrite) {

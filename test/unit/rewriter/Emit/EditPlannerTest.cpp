@@ -32,7 +32,7 @@ RewritePlan serialPlan(Parsed &P) {
   std::vector<VariantDecision> Decisions =
       chooseVariants(P.context(), P.Sites, P.Groups, Variant::Serial);
   return planRewrite(P.context(), P.Sites, P.Groups, Variant::Serial, Decisions,
-                     /*Headers=*/nullptr, false);
+                     /*Headers=*/nullptr, false, false);
 }
 
 /// The main file's text with \p Plan's edits applied (compact layout).
@@ -126,7 +126,7 @@ TEST(EditPlanner, AButterflyPlanWritesItsFlagAndReduction) {
       chooseVariants(P.context(), P.Sites, P.Groups, Variant::Butterfly);
   RewritePlan Plan =
       planRewrite(P.context(), P.Sites, P.Groups, Variant::Butterfly,
-                  Decisions, /*Headers=*/nullptr, false);
+                  Decisions, /*Headers=*/nullptr, false, false);
   ASSERT_EQ(Plan.Order.size(), 1u);
   ASSERT_TRUE(Plan.Groups[0].butterfly());
   std::string Out = written(P, Plan);
