@@ -42,8 +42,12 @@ using dwk_bench::Timer;
 namespace {
 
 // Site values swept: 0..32 lanes, 33 never reduce, 34 the block strategy
-// (distwar::kBlockStrategy; plain atomics at sites without a block table).
+// (distwar::kBlockStrategy; plain atomics at sites without a block table);
+// for variants whose butterflies have the serial form too, 0..32 in that
+// form (distwar::kSerialForm | t) after them.
 constexpr int kMaxThreshold = 34;
+constexpr int kSerialForm = 64;
+constexpr int kSerialThresholds = 33; // serial:0..32
 // Below this floor speedup the plain-to-floor gap is noise: no share of it.
 constexpr double kMinFloorSpeedup = 1.02;
 
@@ -169,6 +173,28 @@ const std::vector<std::string> kDefaultCases = {
     "diffuse/diffuse-32",   "specular/specular-32",
     "specular/specular-64", "texture/magnify",
     "texture/minify"};
+
+// Rewritten with --variant=auto's default --form-choice=run-time: its
+// butterflies that the serial form could reduce differently have both.
+bool hasForms(const BackwardVariant &v) {
+  return v.rewritten() && (v.is("auto") || v.is("block"));
+}
+
+// The site values swept for a tunable variant, in order.
+std::vector<int> sweptValues(const BackwardVariant &v) {
+  std::vector<int> values;
+  for (int t = 0; t <= kMaxThreshold; ++t)
+    values.push_back(t);
+  if (hasForms(v))
+    for (int t = 0; t < kSerialThresholds; ++t)
+      values.push_back(kSerialForm | t);
+  return values;
+}
+
+// "12", or "s12" for the serial form.
+std::string valueLabel(int value) {
+  return (value & kSerialForm ? "s" : "") + std::to_string(value & ~kSerialForm);
+}
 
 // Hand-written variants have a threshold of their own; the rewritten ones
 // read the runtime's site tables.
@@ -403,7 +429,7 @@ int main(int argc, char **argv) {
     if (floor)
       runs.push_back({floor, -1, {}});
     for (const BackwardVariant *v : tunable)
-      for (int t = 0; t <= kMaxThreshold; ++t)
+      for (int t : sweptValues(*v))
         runs.push_back({v, t, {}});
     const size_t first_tuned = runs.size();
 #if defined(DWK_HAVE_RUNTIME)
@@ -411,13 +437,14 @@ int main(int argc, char **argv) {
     for (const Output &o : c->outputs)
       outputs.push_back({o.ptr, o.bytes});
     distwar::TunerOptions tuner_options; // the defaults, whatever the env
-    for (const BackwardVariant *v : tunable)
-      if (v->rewritten())
-        runs.push_back({v,
-                        -1,
-                        {},
-                        std::make_shared<Tuner>(std::vector<std::string>{},
-                                                tuner_options)});
+    for (const BackwardVariant *v : tunable) {
+      if (!v->rewritten())
+        continue;
+      distwar::TunerOptions o = tuner_options;
+      o.forms = hasForms(*v);
+      runs.push_back(
+          {v, -1, {}, std::make_shared<Tuner>(std::vector<std::string>{}, o)});
+    }
 #endif
     // Hand-written variants without a threshold: one run each.
     const size_t first_fixed = runs.size();
@@ -449,18 +476,27 @@ int main(int argc, char **argv) {
       return has_gap ? (t_plain - t) / (t_plain - t_floor) : std::nan("");
     };
 
-    // Best threshold per tunable variant.
+    // Best site value per tunable variant; per_threshold[i] is the time at
+    // values[i] (0..34 first, so also indexed by a plain threshold).
     struct Best {
       int threshold = 0;
       double ms = 0, ms_thr0 = 0;
+      std::vector<int> values;
       std::vector<double> per_threshold;
       const Run *tuned = nullptr;
+      double at(int value) const {
+        for (size_t i = 0; i < values.size(); ++i)
+          if (values[i] == value)
+            return per_threshold[i];
+        return 0;
+      }
     };
     std::vector<Best> best(tunable.size());
     size_t r = floor ? 2 : 1;
     for (size_t k = 0; k < tunable.size(); ++k) {
-      for (int t = 0; t <= kMaxThreshold; ++t, ++r) {
-        const double ms = runs[r].median();
+      best[k].values = sweptValues(*tunable[k]);
+      for (int t : best[k].values) {
+        const double ms = runs[r++].median();
         best[k].per_threshold.push_back(ms);
         if (t == 0 || ms < best[k].ms) {
           best[k].ms = ms;
@@ -510,17 +546,17 @@ int main(int argc, char **argv) {
                 e2e[0].median() / e2e_best);
     std::printf("  %s\n", c->details.c_str());
     for (size_t k = 0; k < tunable.size(); ++k) {
-      std::printf("  %-16s %5.2fx (%2d) %s %5.2fx |", tunable[k]->name,
-                  t_plain / best[k].ms, best[k].threshold,
+      std::printf("  %-16s %5.2fx (%3s) %s %5.2fx |", tunable[k]->name,
+                  t_plain / best[k].ms, valueLabel(best[k].threshold).c_str(),
                   percent(gap(best[k].ms)).c_str(), t_plain / best[k].ms_thr0);
 #if defined(DWK_HAVE_RUNTIME)
       if (const Run *tr = best[k].tuned) {
         const distwar::TunerStats st = tr->tuner->stats();
         const double ms = tr->median();
-        const double direct =
-            st.threshold >= 0 ? best[k].per_threshold[st.threshold] : 0;
-        std::printf(" %5.2fx (%2d) %s           | %.2f ms, %+.1f%%",
-                    t_plain / ms, st.threshold, percent(gap(ms)).c_str(),
+        const double direct = st.threshold >= 0 ? best[k].at(st.threshold) : 0;
+        std::printf(" %5.2fx (%3s) %s           | %.2f ms, %+.1f%%",
+                    t_plain / ms, valueLabel(st.threshold).c_str(),
+                    percent(gap(ms)).c_str(),
                     st.overheadMs, direct > 0 ? 100 * (ms / direct - 1) : 0.0);
       } else
 #endif
@@ -552,7 +588,9 @@ int main(int argc, char **argv) {
            << ": {\"label\": " << jsonString(tunable[k]->label())
            << ", \"hand_written\": "
            << (tunable[k]->handWritten() ? "true" : "false")
-           << ", \"best_threshold\": " << best[k].threshold
+           << ", \"best_threshold\": " << (best[k].threshold & ~kSerialForm)
+           << ", \"best_form\": "
+           << (best[k].threshold & kSerialForm ? "\"serial\"" : "null")
            << ", \"best_ms\": " << best[k].ms
            << ", \"best_speedup\": " << t_plain / best[k].ms
            << ", \"best_gap_closed\": " << jsonNumber(gap(best[k].ms))
@@ -566,6 +604,17 @@ int main(int argc, char **argv) {
       for (int t = 0; t <= kMaxThreshold; ++t)
         json << (t ? ", " : "") << jsonNumber(gap(best[k].per_threshold[t]));
       json << "]";
+      if (hasForms(*tunable[k])) {
+        // serial:0..32, after the 35 plain values.
+        json << ", \"serial_form_ms\": [";
+        for (int t = 0; t < kSerialThresholds; ++t)
+          json << (t ? ", " : "") << best[k].per_threshold[kMaxThreshold + 1 + t];
+        json << "], \"serial_form_gap_closed\": [";
+        for (int t = 0; t < kSerialThresholds; ++t)
+          json << (t ? ", " : "")
+               << jsonNumber(gap(best[k].per_threshold[kMaxThreshold + 1 + t]));
+        json << "]";
+      }
 #if defined(DWK_HAVE_RUNTIME)
       if (const Run *tr = best[k].tuned) {
         // The tuner's own cost: its search (time beyond one launch), and
@@ -573,11 +622,16 @@ int main(int argc, char **argv) {
         // threshold it chose.
         const distwar::TunerStats st = tr->tuner->stats();
         const double ms = tr->median();
-        json << ",\n         \"autotuned\": {\"threshold\": " << st.threshold
+        json << ",\n         \"autotuned\": {\"threshold\": "
+             << (st.threshold < 0 ? -1 : st.threshold & ~kSerialForm)
+             << ", \"form\": "
+             << (st.threshold >= 0 && (st.threshold & kSerialForm)
+                     ? "\"serial\""
+                     : "null")
              << ", \"ms\": " << ms << ", \"speedup\": " << t_plain / ms
              << ", \"gap_closed\": " << jsonNumber(gap(ms))
              << ", \"direct_ms_at_threshold\": "
-             << (st.threshold >= 0 ? best[k].per_threshold[st.threshold] : 0)
+             << (st.threshold >= 0 ? best[k].at(st.threshold) : 0)
              << ", \"calls\": " << st.calls << ", \"tunings\": " << st.tunings
              << ", \"search_trials\": " << st.lastTrials.size()
              << ", \"overhead_ms\": " << st.overheadMs

@@ -3,7 +3,9 @@
 // For each kernel of Branches.cu: fresh random inputs, then the plain
 // build (namespace dwb_plain, the reference) and every rewritten build
 // (dwb_<variant>, distwar-rewrite's output) at site thresholds 0, 1, 16, 32
-// and 33, with the nullable output present and absent. Every output buffer
+// and 33, and 0, 1, 16 and 32 in the serial form (auto's butterflies that
+// have both forms take it; every other site ignores it), with the nullable
+// output present and absent. Every output buffer
 // starts from the same state (gradients from random values, so a store in
 // place of an add shows; plain outputs poisoned with NaN), and every element
 // is compared: floats within a relative tolerance (all added values are >= 0,
@@ -286,8 +288,12 @@ int main(int argc, char **argv) {
   const unsigned seed = std::random_device{}();
   std::printf("seed %u\n", seed);
   std::mt19937 rng(seed);
+  using distwar::kSerialForm;
   const std::vector<int> thresholds =
-      small ? std::vector<int>{0} : std::vector<int>{0, 1, 16, 32, 33};
+      small ? std::vector<int>{0, kSerialForm}
+            : std::vector<int>{0,           1,  16, 32, 33, kSerialForm,
+                               kSerialForm | 1, kSerialForm | 16,
+                               kSerialForm | 32};
   const int blocks = small ? 2 : 6;
   gpucheck::Tally tally;
   std::printf("variants: plain (reference)");
@@ -315,7 +321,7 @@ int main(int argc, char **argv) {
         for (int t : thresholds) {
           distwar::setAllSiteThresholds(t);
           const std::string what =
-              tag + " " + v.name + " threshold " + std::to_string(t);
+              tag + " " + v.name + " threshold " + distwar::siteValueName(t);
           tally.check(
               compare(h.run(v.launch, kernel, withOpt, what), ref, what), what);
         }

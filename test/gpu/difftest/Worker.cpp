@@ -296,9 +296,15 @@ bool checkKernel(const KernelSpec &k, const Options &o,
         if (!o.small)
           thresholds.push_back(other);
         // Only auto output has block tables (serial and butterfly read 34
-        // as plain atomics).
-        if (std::strcmp(kVariants[v].name, "auto") == 0)
+        // as plain atomics) and butterflies with the serial form too, which
+        // the form bit selects (every other site ignores it).
+        if (std::strcmp(kVariants[v].name, "auto") == 0) {
           thresholds.push_back(distwar::kBlockStrategy);
+          const size_t warp = thresholds.size() - 1;
+          for (size_t i = 0; i < warp; ++i)
+            if (thresholds[i] < distwar::kNeverReduce)
+              thresholds.push_back(distwar::kSerialForm | thresholds[i]);
+        }
         for (int t : thresholds) {
           distwar::setAllSiteThresholds(t);
           if (uncompiled.count(v))
