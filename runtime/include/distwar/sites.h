@@ -20,8 +20,9 @@
 // program (the setters below), a KernelTuner, or the launch tuning of
 // distwar/launch.h. Launch tuning leaves alone the sites that the environment,
 // the program or a KernelTuner decided. With DISTWAR_REPORT=FILE the registry
-// writes, when the program exits, one JSON line per site: its threshold, how
-// it was chosen, the launches that read it and their time; then one per
+// writes, when the program exits, one JSON line per site: its threshold (and
+// `"form": "serial"` where its value has the serial form's bit), how it was
+// chosen, the launches that read it and their time; then one per
 // choice among kernel variants and device (distwar/variant_choice.h)
 // (distwar_write_report() writes the same on demand).
 //
