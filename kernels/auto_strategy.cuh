@@ -46,5 +46,8 @@
 #define reduceSerial reduceSerial<DWK_AUTO_STRATEGY_TYPE>
 #define reduceButterfly reduceButterfly<DWK_AUTO_STRATEGY_TYPE>
 #define reduceButterflyUniform reduceButterflyUniform<DWK_AUTO_STRATEGY_TYPE>
+#define reduceButterflyOrSerial reduceButterflyOrSerial<DWK_AUTO_STRATEGY_TYPE>
+#define reduceButterflyUniformOrSerial                                         \
+  reduceButterflyUniformOrSerial<DWK_AUTO_STRATEGY_TYPE>
 
 #endif // DWK_AUTO_STRATEGY_CUH

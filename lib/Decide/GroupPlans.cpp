@@ -4,6 +4,9 @@
 #include "Decide/BlockScope.h"
 #include "Decide/DeferredAddress.h"
 #include "Decide/GroupSafety.h"
+#include "Decide/LambdaWrap.h"
+#include "Analysis/AstQueries.h"
+#include "Analysis/LoopExits.h"
 #include "Decide/SharedMatch.h"
 #include "Decide/SlotLayout.h"
 #include "Decide/StripMining.h"
@@ -19,6 +22,9 @@ using namespace clang;
 namespace distwar {
 
 namespace {
+
+/// The most fields of a butterfly written with both forms (fitsBothForms).
+constexpr int64_t kMaxFormFields = 16;
 
 /// Makes the plans of the batched groups one after another, in the order
 /// their texts are written; what one group's plan depends on in the groups
@@ -89,7 +95,8 @@ private:
                  : Strategy::Butterfly;
     P.Flags = D.Flags;
     P.Strip = stripLoopOf(Ctx, Sites, *P.Group, D);
-    P.SerialForm = SerialFormAllowed && servesSerialForm(P);
+    P.SerialForm = SerialFormAllowed && servesSerialForm(P) &&
+                   fitsBothForms(*P.Group) && versionableLoop(P.Flags.Loop);
     // A strip keeps each lap's addresses (a deferred-address lambda would
     // see the last lap's variables only).
     if (!P.Strip)
@@ -107,6 +114,34 @@ private:
     if (P.Strip)
       return false;
     return P.Kind == Strategy::Butterfly || !P.Flags.alwaysActive();
+  }
+
+  /// Whether both forms' versions of \p G's loop fit the registers the
+  /// butterfly alone takes about: a batch of at most kMaxFormFields fields
+  /// in every instantiation. Both versions are one kernel, which takes the
+  /// registers of the larger; the serial form's grow with the batch (a
+  /// 128-channel group: 32 registers as a butterfly, 48 serial, 60 with
+  /// both, sm_90).
+  bool fitsBothForms(const SiteGroup &G) const {
+    std::optional<int64_t> Fields = fieldCount(Ctx, Sites, G);
+    return Fields && *Fields <= kMaxFormFields;
+  }
+
+  /// Whether \p Loop, a butterfly's, may run as the two versions of
+  /// runForms: a braced body (its end is the loop's, where nothing of the
+  /// body's groups is written), no return or goto in it (they would leave
+  /// the lambda, not the loop), and what runsInGenericLambda asks.
+  bool versionableLoop(const Stmt *Loop) const {
+    if (!Loop)
+      return false;
+    const Stmt *Body = loopBody(Loop);
+    if (!isa_and_nonnull<CompoundStmt>(Body) || containsGoto(Loop) ||
+        !wrappableInFile(Loop, SM))
+      return false;
+    bool Leaves = !forEachLoopExit(Body, [](const LoopExit &E) {
+      return E.Kind != ExitKind::Return && E.Kind != ExitKind::Goto;
+    });
+    return !Leaves && runsInGenericLambda(Ctx, Loop);
   }
 
   /// Plans \p P with the block strategy and returns None, or says why it

@@ -7,9 +7,8 @@
 #include "Analysis/Purity.h"
 #include "Analysis/VarWrites.h"
 #include "Decide/BlockScope.h"
+#include "Decide/LambdaWrap.h"
 #include "Decide/VariantChoice.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -35,41 +34,6 @@ bool spelledInFile(const ForStmt *Loop, const SourceManager &SM) {
       return false;
   return SM.getFileID(Body->getLBracLoc()) == SM.getFileID(Loop->getBeginLoc());
 }
-
-/// Whether \p Loop may run inside a generic lambda instantiated twice (the
-/// warp's two versions, runStrips): a statement of its own, with no label
-/// or attribute (an unroll pragma would precede the lambda's call), no
-/// variable whose storage is not the call's (each instantiation would have
-/// its own), and no use of a structured binding declared outside it, which
-/// a C++17 lambda cannot capture.
-class LambdaWrapCheck : public RecursiveASTVisitor<LambdaWrapCheck> {
-public:
-  explicit LambdaWrapCheck(const ForStmt *Loop) : Loop(Loop) {}
-
-  bool VisitVarDecl(VarDecl *V) {
-    Fits = Fits && !hasStorageBeyondCall(V);
-    return Fits;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (const auto *B = dyn_cast<BindingDecl>(E->getDecl()))
-      Fits = Fits && Loop->getSourceRange().fullyContains(B->getSourceRange());
-    return Fits;
-  }
-
-  bool fits(ASTContext &Ctx) {
-    if (!Ctx.getLangOpts().CPlusPlus14)
-      return false;
-    for (const DynTypedNode &P : Ctx.getParents(*Loop))
-      if (P.get<AttributedStmt>() || P.get<LabelStmt>())
-        return false;
-    TraverseStmt(const_cast<ForStmt *>(Loop));
-    return Fits;
-  }
-
-private:
-  const ForStmt *Loop;
-  bool Fits = true;
-};
 
 } // namespace
 
@@ -109,7 +73,7 @@ std::optional<StripLoop> stripLoopOf(ASTContext &Ctx,
   // The first lap's adds now wait for the rest of its iteration and the
   // whole next one, its condition included.
   if (!spelledInFile(Loop, Ctx.getSourceManager()) ||
-      !LambdaWrapCheck(Loop).fits(Ctx) ||
+      !runsInGenericLambda(Ctx, Loop) ||
       deferralReason(Sites, G, {Loop->getCond(), Body}) != Reason::None)
     return std::nullopt;
   assert(G.Function && "a batched group is in a function");

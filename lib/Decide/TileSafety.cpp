@@ -86,12 +86,23 @@ class FactFinder : public RecursiveASTVisitor<FactFinder> {
 public:
   FactFinder(ASTContext &Ctx, BodyFacts &F) : Ctx(Ctx), F(F) {}
 
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    GenericLambdas += L->isGenericLambda();
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    GenericLambdas -= L->isGenericLambda();
+    return Result;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     if (isGridGroupCall(Call))
       set(F.GridGroup, Call);
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD) {
-      if (!isa<CXXPseudoDestructorExpr>(Call->getCallee()->IgnoreParens()))
+      // A generic lambda's calls resolve in its instantiations, which are
+      // judged as callees of the calls that instantiate them.
+      bool Resolved = GenericLambdas && Call->isTypeDependent();
+      if (!Resolved &&
+          !isa<CXXPseudoDestructorExpr>(Call->getCallee()->IgnoreParens()))
         set(F.Hidden, Call);
       return true;
     }
@@ -150,6 +161,7 @@ private:
 
   ASTContext &Ctx;
   BodyFacts &F;
+  unsigned GenericLambdas = 0;
 };
 
 BodyFacts factsOf(ASTContext &Ctx, const Stmt *Body) {
@@ -238,8 +250,19 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
     Work.pop_back();
     if (!Seen.insert(FD->getCanonicalDecl()).second)
       continue;
-    if (lambdaOfKernel(FD, Kernel))
-      continue; // its body was part of Own
+    if (lambdaOfKernel(FD, Kernel)) {
+      // Its text is the kernel's, rewritten with it; an instantiation of a
+      // generic one (a loop's versions) has the calls its pattern left
+      // unresolved.
+      if (FD->isTemplateInstantiation() && FD->getBody()) {
+        BodyFacts F = factsOf(Ctx, FD->getBody());
+        if (std::optional<Verdict> V = Judge(F, Via))
+          return *V;
+        for (const auto &[Callee, Call] : F.Callees)
+          Work.push_back({Callee, Via});
+      }
+      continue;
+    }
     const FunctionDecl *Def = nullptr;
     if (!FD->hasBody(Def) || !Def) {
       // Builtins and the CUDA headers' declarations (libdevice, the

@@ -80,12 +80,9 @@ static std::optional<int64_t> instantiatedTripCount(const ChannelLoop &CL,
   return Most;
 }
 
-/// The number of fields \p G's sites add (in a template, the most of any
-/// instantiation), or nullopt when a channel loop's trip count is not
-/// known.
-static std::optional<int64_t> fieldCount(ASTContext &Ctx,
-                                         const std::vector<AtomicSite> &Sites,
-                                         const SiteGroup &G) {
+std::optional<int64_t> fieldCount(ASTContext &Ctx,
+                                  const std::vector<AtomicSite> &Sites,
+                                  const SiteGroup &G) {
   int64_t Count = 0;
   for (size_t I : G.Sites) {
     if (!Sites[I].Channel) {

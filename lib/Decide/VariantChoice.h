@@ -32,6 +32,13 @@ struct VariantDecision {
   FlagPlan Flags; ///< butterfly only
 };
 
+/// The number of fields \p G's sites add (in a template, the most of any
+/// instantiation), or nullopt when a channel loop's trip count is not
+/// known.
+std::optional<int64_t> fieldCount(clang::ASTContext &Ctx,
+                                  const std::vector<AtomicSite> &Sites,
+                                  const SiteGroup &G);
+
 /// Decides every group of \p Groups (sets Why for those left alone) under the
 /// requested variant \p V (Auto, Butterfly or Serial). A group of uniform
 /// addresses that cannot be deferred as a whole is first split into one

@@ -3,7 +3,8 @@
 // A butterfly's batch, key and live flag at the loop body's start, the
 // guards around what lanes skipped, the key captured where the group
 // completes and the reduction at the body's top level, outside every guard
-// (GENERATED_CODE.md, section 6); a strip's lap loop (section 12).
+// (GENERATED_CODE.md, section 6); the versions of a two-form butterfly's
+// loop; a strip's lap loop (section 12).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,12 +61,13 @@ void GroupEdits::writeButterfly(const GroupPlan &P) {
                        : !F.LiveInit.empty() ? N.Live
                                              : std::string("true");
   std::string Reduce = P.Kind == Strategy::ButterflyUniform
-                           ? "reduceButterflyUniform"
-                           : "reduceButterfly";
+                           ? "reduceButterflyUniform("
+                           : "reduceButterfly(";
   if (P.SerialForm)
-    Reduce += "OrSerial";
+    Reduce = Reduce.substr(0, Reduce.size() - 1) + "OrSerial(" +
+             writeFormVersions(P) + ", ";
   std::string Call = P.Strip ? writeStrip(P, BatchType)
-                             : "::distwar::" + Reduce + "(" + N.Batch + ", " +
+                             : "::distwar::" + Reduce + N.Batch + ", " +
                                    Active + ", " + N.Key + ", " +
                                    threshold(P.TableIndex) +
                                    (P.AddrOf ? ", " + *P.AddrOf : "") + ");";
@@ -109,12 +111,36 @@ std::string GroupEdits::writeStrip(const GroupPlan &P,
   std::string Versions = "distwar_strips" + Suffix;
   Edits.add(S.Loop->getBeginLoc(), 0,
             "{ auto " + Versions + " = [&](auto " + Full + ") { ",
-            RankStripVersionsOpen);
+            RankLoopVersionsOpen);
   Edits.add(Where.afterStatement(S.Loop), 0,
             " }; ::distwar::runStrips(" + threshold(P.TableIndex) + ", " +
                 Versions + "); }",
-            RankStripVersionsClose);
+            RankLoopVersionsClose);
   return Strip + ".keep(" + Lap + ", distwar_batch" + Suffix + ");";
+}
+
+/// A two-form butterfly's loop as the two versions of runForms (section 6):
+/// the loop becomes the body of a generic lambda whose parameter is the
+/// form, called by runForms with the site value of the loop's first such
+/// group (a launch's tuner gives its sites one value). Returns the form
+/// parameter's name, which the loop's reductions take first.
+std::string GroupEdits::writeFormVersions(const GroupPlan &P) {
+  const Stmt *Loop = P.Flags.Loop;
+  assert(Loop && "a two-form butterfly is in a loop");
+  auto [It, New] = FormNames.try_emplace(Loop);
+  if (!New)
+    return It->second;
+  std::string Suffix = std::to_string(P.Number);
+  It->second = "distwar_serial" + Suffix;
+  std::string Versions = "distwar_forms" + Suffix;
+  Edits.add(Loop->getBeginLoc(), 0,
+            "{ auto " + Versions + " = [&](auto " + It->second + ") { ",
+            RankLoopVersionsOpen);
+  Edits.add(Where.afterStatement(Loop), 0,
+            " }; ::distwar::runForms(" + threshold(P.TableIndex) + ", " +
+                Versions + "); }",
+            RankLoopVersionsClose);
+  return It->second;
 }
 
 /// The first group of a loop body: the live flag, the group's

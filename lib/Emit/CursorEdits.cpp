@@ -51,6 +51,11 @@ public:
   bool isFree(const Span &S) const {
     return Edits.isFree(File, S.Offset, S.Length);
   }
+  /// Whether the loop's start is free for the cursors' declarations, which
+  /// go before a wrapper that versions the loop (they are captured).
+  bool isFreeBefore(const Span &S) const {
+    return Edits.isFree(File, S.Offset, S.Length, RankLoopVersionsOpen);
+  }
 
   /// The cursor's name for the array and the index without the counter
   /// (`j` -> `0`; `e + j` -> `e`; `j + e` -> `e`), for each use whose tokens
@@ -101,7 +106,8 @@ void planCursorEdits(ASTContext &Ctx, const FunctionDecl *Function,
       Loop->getInc()->getEndLoc(), 0, SM, Ctx.getLangOpts());
   Span Before{SM.getFileOffset(Loop->getBeginLoc()), 0, ""};
   Span After{SM.getFileOffset(IncEnd), 0, ""};
-  if (!Edits.editable(File) || !Writer.isFree(Before) || !Writer.isFree(After))
+  if (!Edits.editable(File) || !Writer.isFreeBefore(Before) ||
+      !Writer.isFree(After))
     return;
   std::vector<Span> Accesses;
   std::string Decls, Increments;

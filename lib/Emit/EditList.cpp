@@ -104,9 +104,10 @@ void EditList::replaceInvocations(
   }
 }
 
-bool EditList::isFree(FileID File, unsigned Offset, unsigned Length) const {
+bool EditList::isFree(FileID File, unsigned Offset, unsigned Length,
+                      std::optional<Rank> Allowed) const {
   return llvm::none_of(Edits, [&](const Edit &E) {
-    if (E.File != File)
+    if (E.File != File || (!E.Length && Allowed && E.Order == *Allowed))
       return false;
     unsigned EEnd = E.Offset + E.Length;
     bool StartsInside = E.Offset >= Offset && E.Offset <= Offset + Length;

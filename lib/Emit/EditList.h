@@ -21,6 +21,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,10 @@ namespace distwar {
 /// Insertions at one offset are ordered by rank, then by planning order.
 enum Rank {
   RankPrologue,
-  /// The end of a strip loop's versions (StripMining.h), just after the
-  /// loop: before anything that encloses the loop closes there.
-  RankStripVersionsClose,
+  /// The end of a loop's versions (a strip's, StripMining.h; a two-form
+  /// butterfly's, runForms), just after the loop: before anything that
+  /// encloses the loop closes there.
+  RankLoopVersionsClose,
   /// The end of a loop body without braces: the texts of its groups, then
   /// its closing brace (before what enclosing statements add there).
   RankBodyEnd,
@@ -54,9 +56,9 @@ enum Rank {
   RankPragma,
   RankSlot,
   RankCursor,
-  /// The start of a strip loop's versions, just before the loop: inside
-  /// anything that encloses the loop and opens there.
-  RankStripVersionsOpen
+  /// The start of a loop's versions, just before the loop: inside anything
+  /// that encloses the loop and opens there.
+  RankLoopVersionsOpen
 };
 
 class EditList {
@@ -92,8 +94,9 @@ public:
                           llvm::function_ref<std::string(size_t)> Prefix);
 
   /// Whether no edit of \p File starts inside [Offset, Offset + Length] or
-  /// covers any of it.
-  bool isFree(clang::FileID File, unsigned Offset, unsigned Length) const;
+  /// covers any of it, insertions of rank \p Allowed aside.
+  bool isFree(clang::FileID File, unsigned Offset, unsigned Length,
+              std::optional<Rank> Allowed = std::nullopt) const;
   /// Whether an edit was refused (a macro body, a file not editable).
   bool landedOutside() const { return NotInFile; }
   /// The files that have edits, the main file first if it has any.

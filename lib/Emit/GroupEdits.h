@@ -64,6 +64,7 @@ private:
   /// ButterflyEdits.cpp.
   void writeButterfly(const GroupPlan &P);
   std::string writeStrip(const GroupPlan &P, const std::string &BatchType);
+  std::string writeFormVersions(const GroupPlan &P);
   void writeBodyHead(const FlagPlan &F, const std::string &Live,
                      const std::string &Decls);
   std::string hoistedDeclarations(const FlagPlan &F);
@@ -96,6 +97,8 @@ private:
   std::map<clang::FileID, unsigned> Cursors;
   /// The live flag of each loop body whose groups share one.
   std::map<const clang::Stmt *, std::string> LiveNames;
+  /// The form parameter of each loop written as runForms' versions.
+  std::map<const clang::Stmt *, std::string> FormNames;
   /// The KeptPeers variable of each shared-match chain.
   std::map<unsigned, std::string> ChainPeers;
   /// What the wrapper of one kernel declares before its body and runs

@@ -91,8 +91,9 @@ struct GroupPlan {
   /// on with it.
   bool BracesBody = false;
   /// A butterfly that also has the serial form, which its site value picks
-  /// at run time (reduceButterflyOrSerial; the launch's tuner searches form
-  /// and threshold together).
+  /// at run time: its loop runs as the form's version (runForms), whose
+  /// reduction is reduceButterflyOrSerial; the launch's tuner searches form
+  /// and threshold together.
   bool SerialForm = false;
   /// The threshold the site table starts it at (0, or kNeverReduce).
   int InitialThreshold = 0;

@@ -26,7 +26,7 @@
 // CHECK: } else {
 // CHECK-NEXT: distwar_batch0.set(0, &g[i * 3 + 0], 2.f * v);
 // CHECK: distwar_batch0.set(2, &g[i * 3 + 2], v);
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void shared(float *g, const int *ids, const float *__restrict__ x,
                        int n) {
   for (int j = 0; j < n; j++) {

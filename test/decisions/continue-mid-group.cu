@@ -47,7 +47,7 @@
 // CHECK: distwar_batch0.set(3 + 2, &dopac[id], 4.f * g);
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -93,7 +93,7 @@ __global__ void colourThenGeometry(float *dcol, float2 *dmean, float *dopac,
 // CHECK: distwar_batch0.set(2, &gc[id], 3.f * v);
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK-LABEL: __global__ void readBetween(
@@ -119,14 +119,14 @@ __global__ void threeParts(float *ga, float *gb, float *gc, const int *ids,
 // REPORT-DAG: group readBetween#1: batched (butterfly{{( or serial, chosen at run time)?}}) key=id type=float sites=1 slots=1
 // CHECK: distwar_batch0.set(0, &ga[id], v);
 // CHECK: distwar_key0 = id;
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_batch1.set(0, &gb[id], 2.f * v);
 // CHECK: distwar_key1 = id;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch1,
 // CHECK: distwar_active0,
 // CHECK-LABEL: __global__ void tooWide(

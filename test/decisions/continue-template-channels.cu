@@ -25,7 +25,7 @@
 // CHECK: distwar_batch0;
 // CHECK: distwar_reached0 = true;
 // CHECK: distwar_batch0.set(C + 5, &dopacity[id], g);
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK-NOT: distwar_batch1

@@ -27,7 +27,7 @@
 // CHECK-NEXT: distwar_batch0.set(0, &dT[id * 9 + 0], g[j]);
 // CHECK: } else {
 // CHECK-NEXT: distwar_batch0.set(2, &dmean[id].x, g[j]);
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: if (distwar_slot == 2)
 // CHECK: return &dmean[distwar_key0].x;
 __global__ void twoBranches(float *dT, float2 *dmean, float *dopac,

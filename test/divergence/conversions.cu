@@ -60,7 +60,7 @@ __global__ void continues(float *ga, float *gb, float *out, const float *x,
 // CHECK: distwar_key0 = id;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_key0,
@@ -103,7 +103,7 @@ __global__ void underIf(float *ga, float *gb, const float *x, int n) {
 // CHECK: distwar_key0 = i;
 // CHECK: distwar_reached0 = true;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -147,7 +147,7 @@ __global__ void loopTerm(float *g, const float *x, int n, int w) {
 // CHECK: distwar_key0 = j;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // REPORT: group loopTerm#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=j
 
 // A field under a grid-uniform condition (a nullable output) joins the group
@@ -179,7 +179,7 @@ __global__ void fields(float *ga, float *gopt, float *gc, const float *x,
 // CHECK-NEXT: if (a > 0.5f)
 // CHECK: distwar_batch0.set(2, &gc[i], a);
 // CHECK: distwar_key0 = i;
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: if (distwar_slot == 1)
 // CHECK: return (gopt) ? (&gopt[distwar_key0]) : nullptr;
 // CHECK: if (distwar_slot == 2)
@@ -197,7 +197,7 @@ __global__ void straight(float *ga, float *gb, int id, float v) {
 // CHECK-LABEL: __global__ void straight(
 // CHECK: distwar_batch0.set(1, &gb[id], v);
 // CHECK: distwar_key0 = id;
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: true,
 // CHECK: distwar_key0,
@@ -294,7 +294,7 @@ __global__ void split(float *gc, float *gm, float *go, const float *x, int n,
 // CHECK: distwar_batch0.set(2, &go[id], T);
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -332,7 +332,7 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
 // CHECK: distwar_batch0.set(0, &ga[i], v);
 // CHECK: distwar_key0 = i;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_key0,
@@ -351,7 +351,7 @@ __global__ void twoKeys(float *ga, float *gb, const int *ids, int n,
 // CHECK: distwar_batch1.set(0, &gb[ids[i]], v);
 // CHECK: distwar_key1 = ids[i];
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch1,
 // CHECK: distwar_active0,
 // CHECK: distwar_key1,

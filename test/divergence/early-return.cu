@@ -37,7 +37,7 @@ __global__ void converted(float *gx, float *gy, const float *w, int n, int k) {
 // CHECK: distwar_batch0.set(1, &gy[t], v * v);
 // CHECK: distwar_key0 = t;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_active0,
 // CHECK: distwar_key0,
@@ -58,7 +58,7 @@ __global__ void loadBetween(float *gx, float *gy, const float *w, int n,
 // CHECK-LABEL: __global__ void loadBetween(
 // CHECK: return;
 // CHECK: distwar_key0 = t;
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: true,
 // CHECK: distwar_key0,

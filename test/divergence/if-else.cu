@@ -50,7 +50,7 @@ __global__ void nested(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: }
 // CHECK-NEXT: acc += 1.f;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -109,7 +109,7 @@ __global__ void afterContinue(float *ga, float *gb, const float *x, int n) {
 // CHECK: }
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -159,7 +159,7 @@ __global__ void thenArm(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: acc -= a;
 // CHECK-NEXT: out[i] = acc;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -205,7 +205,7 @@ __global__ void elseArm(float *ga, float *gb, const float *x, int n) {
 // CHECK: distwar_key0 = i;
 // CHECK: distwar_reached0 = true;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -258,7 +258,7 @@ __global__ void elseIfChain(float *ga, float *gb, float *out, const float *x,
 // CHECK-NEXT: out[i] = -a;
 // CHECK-NEXT: else
 // CHECK: out[i] = 0.f;
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -312,7 +312,7 @@ __global__ void deep(float *ga, float *gb, const float *x, int n) {
 // CHECK: }
 // CHECK-NEXT: s = 0.f;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -374,7 +374,7 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
 // CHECK-NEXT: T += a;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -396,7 +396,7 @@ __global__ void segments(float *ga, float *gb, float *gc, const int *ids,
 // CHECK: distwar_batch1.set(0, &gb[ids[i]], T);
 // CHECK: distwar_key1 = ids[i];
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch1,
 // CHECK: distwar_active0,
 // CHECK: distwar_key1,
@@ -443,7 +443,7 @@ __global__ void nestedField(float *ga, float *gopt, const float *x, int n) {
 // CHECK: distwar_reached0 = true;
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,
@@ -485,7 +485,7 @@ __global__ void block(float *ga, float *gb, const float *x, int n) {
 // CHECK: distwar_key0 = i;
 // CHECK: distwar_reached0 = true;
 // CHECK: }
-// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: distwar_reached0,
 // CHECK: distwar_key0,

@@ -46,7 +46,7 @@ __global__ void sharedInBounds(float *ga, float *gb, const int *ids,
 // CHECK: distwar_key0 = id[j];
 // CHECK: }
 // CHECK: }
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 
 // A global read between the skips may fault in a lane that skipped: the
 // per-lane guards stay.

@@ -32,7 +32,7 @@
 #define ATOMICADD(P, V) atomicAdd((P), (V))
 
 // CHECK: void forBody(
-// CHECK: for (int i = 0; i < n; ++i) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; distwar_batch0.set(0, &g[ids[i] * 3 + 1], v[i]); distwar_key0 = ids[i]; ::distwar::reduceButterflyUniform{{(OrSerial)?}}(distwar_batch0, true, distwar_key0,
+// CHECK: for (int i = 0; i < n; ++i) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; distwar_batch0.set(0, &g[ids[i] * 3 + 1], v[i]); distwar_key0 = ids[i]; ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}distwar_batch0, true, distwar_key0,
 // CHECK: return &g[distwar_key0 * 3 + 1]; return nullptr; }); } }
 // SERIAL: for (int i = 0; i < n; ++i) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; distwar_batch0.set(0, &g[ids[i] * 3 + 1], v[i]); ::distwar::reduceSerial(distwar_batch0, ids[i],
 // SERIAL: return &g[ids[i] * 3 + 1]; return nullptr; }); } }
@@ -46,7 +46,7 @@ __global__ void forBody(float *g, const int *__restrict__ ids,
 // A lane-dependent loop-condition term becomes the active flag: the flag,
 // its guard and the reduction are all inside the braces.
 // CHECK: void flagBody(
-// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (!done); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) { distwar_batch0.set(0, &g[ids[j] * 3 + 1], v[j]); distwar_key0 = ids[j]; } ::distwar::reduceButterflyUniform{{(OrSerial)?}}(distwar_batch0, distwar_active0, distwar_key0,
+// CHECK: for (int j = 0; j < n; ++j) { bool distwar_active0 = (!done); ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch0; int distwar_key0 = 0; if (distwar_active0) { distwar_batch0.set(0, &g[ids[j] * 3 + 1], v[j]); distwar_key0 = ids[j]; } ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}distwar_batch0, distwar_active0, distwar_key0,
 // CHECK: return &g[distwar_key0 * 3 + 1]; return nullptr; }); } }
 // REPORT: group flagBody#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=ids[j]
 __global__ void flagBody(float *g, const int *__restrict__ ids,
@@ -153,7 +153,7 @@ __global__ void channelInBlock(float *g, const int *__restrict__ ids,
 // reduction, outside the inner loop.
 // CHECK: void elseBody(
 // CHECK: } else for (int j = 0; j < m; ++j) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
-// CHECK: return &b[distwar_key1 * 2]; return nullptr; }); } ::distwar::reduceButterflyUniform{{(OrSerial)?}}(distwar_batch0, distwar_reached0, distwar_key0,
+// CHECK: return &b[distwar_key1 * 2]; return nullptr; }); } ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}distwar_batch0, distwar_reached0, distwar_key0,
 // CHECK: return &a[distwar_key0 * 2 + 1]; return nullptr; }); } }
 // SERIAL: } else for (int j = 0; j < m; ++j) { ::distwar::Fields<float, 1, ::distwar::AlwaysSet<0, 1>> distwar_batch1;
 // SERIAL: return &b[ids[j] * 2]; return nullptr; }); } } }

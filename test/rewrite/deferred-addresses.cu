@@ -131,7 +131,7 @@ __global__ void conditional(float *ga, float *gb, const int *ids, bool ortho,
 // CHECK-NEXT: distwar_batch0.set(1, &gxy[gid].x, v);
 // CHECK: distwar_batch0.set(2, &gxy[gid].y, v);
 // CHECK: distwar_key0 = gid;
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch0,
 // CHECK: true,
 // CHECK: distwar_key0,

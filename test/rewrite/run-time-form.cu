@@ -1,9 +1,12 @@
 // --variant=auto writes a butterfly group with the serial form too where the
 // serial form could reduce it differently (a key checked at run time, or
-// lanes that skip the group); the site's value picks the form at run time
-// and the launch's tuner searches form and threshold together (the fourth
-// member of the launch's site reference). A uniform key that every lane
-// reduces keeps the butterfly alone: both forms are one tree there.
+// lanes that skip the group): its loop becomes a generic lambda that
+// runForms calls in the version the site's value picks, and the launch's
+// tuner searches form and threshold together (the fourth member of the
+// launch's site reference). A uniform key that every lane reduces keeps the
+// butterfly alone (both forms are one tree there), and so does a batch of
+// more than 16 fields (both versions in one kernel take the registers of
+// the serial form's, which grow with the batch).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %distwar-rewrite --no-cuda-sdk --format-style=none %s --report --report-file=%t/auto.txt -- %shim > %t/auto.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t/auto.txt
@@ -31,10 +34,13 @@
 // REPORT-DAG: group skips#0: batched (butterfly-uniform or serial, chosen at run time) key=key
 // REPORT-DAG: group loaded#0: batched (butterfly or serial, chosen at run time) key=id
 // REPORT-DAG: group straight#0: batched (butterfly-uniform) key=key
+// REPORT-DAG: group wide#0: batched (butterfly-uniform) key=key
 // REPORT-DAG: group strip#0: batched (butterfly-uniform) key=key type=float sites=2 slots=2 strip
 
 // CHECK-LABEL: __global__ void skips(
-// CHECK: ::distwar::reduceButterflyUniformOrSerial(distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_run_time_form_cu, 0),
+// CHECK: { auto distwar_forms0 = [&](auto distwar_serial0) { for (int j = 0; j < n; ++j) {
+// CHECK: ::distwar::reduceButterflyUniformOrSerial(distwar_serial0, distwar_batch0, distwar_active0, distwar_key0, DISTWAR_SITE_THRESHOLD(distwar_sites_run_time_form_cu, 0),
+// CHECK: } }; ::distwar::runForms(DISTWAR_SITE_THRESHOLD(distwar_sites_run_time_form_cu, 0), distwar_forms0); }
 // ONE-LABEL: __global__ void skips(
 // ONE-NOT: OrSerial
 // ONE: reduceButterflyUniform(
@@ -51,7 +57,7 @@ __global__ void skips(const float *__restrict__ x, float *g, int n, int key) {
 // A key loaded at a uniform address of a buffer that may change: likely the
 // same in every lane, checked at run time.
 // CHECK-LABEL: __global__ void loaded(
-// CHECK: ::distwar::reduceButterflyOrSerial(distwar_batch0, true, distwar_key0,
+// CHECK: ::distwar::reduceButterflyOrSerial(distwar_serial0, distwar_batch0, true, distwar_key0,
 // ONE-LABEL: __global__ void loaded(
 // ONE-NOT: OrSerial
 // ONE: reduceButterfly(
@@ -85,6 +91,21 @@ __global__ void strip(const float *__restrict__ x, float *g, int n, int key) {
     const float v = x[j * 32 + threadIdx.x % 32];
     atomicAdd(&g[2 * key], v);
     atomicAdd(&g[2 * key + 1], v * v);
+  }
+}
+
+// Twenty fields: the butterfly alone.
+// CHECK-LABEL: __global__ void wide(
+// CHECK-NOT: OrSerial
+// CHECK: ::distwar::reduceButterflyUniform(
+__global__ void wide(const float *__restrict__ x, float *g, int n, int key) {
+  for (int j = 0; j < n; ++j) {
+    const float v = x[j * 32 + threadIdx.x % 32];
+    if (v < 0.f)
+      continue;
+#pragma unroll
+    for (int c = 0; c < 20; ++c)
+      atomicAdd(&g[20 * key + c], v);
   }
 }
 

@@ -168,6 +168,6 @@ __global__ void noCursors(float *ga, float *gb, const int *ids, int start,
 }
 // CHECK-LABEL: __global__ void noCursors(
 // CHECK-NOT: distwar_cursor
-// CHECK: ::distwar::reduceButterfly{{(OrSerial)?}}(
+// CHECK: ::distwar::reduceButterfly{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 // CHECK: distwar_batch3,
 // CHECK-NOT: distwar_cursor

@@ -97,7 +97,7 @@ __global__ void after(float *__restrict__ grad, float *__restrict__ out,
 // CHECK: group outside#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void outside(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void outside(float *__restrict__ grad, int *__restrict__ out,
                         int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -114,7 +114,7 @@ __global__ void outside(float *__restrict__ grad, int *__restrict__ out,
 // CHECK: group reads#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void reads(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void reads(float *grad, float *out, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   float seen = 0.f;
@@ -129,7 +129,7 @@ __global__ void reads(float *grad, float *out, int n) {
 // CHECK: group skips#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void skips(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void skips(float *__restrict__ grad, int n, int stride) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   for (int t = 0; t < n; ++t) {
@@ -157,7 +157,7 @@ __global__ void evens(float *__restrict__ grad, int n) {
 // CHECK: group partial#0: batched (butterfly-uniform{{.*}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void partial(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void partial(float *__restrict__ grad, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   for (int t = 0; t < n; ++t) {
@@ -193,7 +193,7 @@ __global__ void counts(int *__restrict__ hits, double *__restrict__ sums,
 // CHECK: group statics#0: batched (butterfly-uniform{{( or serial, chosen at run time)?}}) key=t type=float sites=1 slots=1{{$}}
 // OUT-LABEL: void pragma(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void pragma(float *__restrict__ grad, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
 #pragma unroll 2
@@ -203,7 +203,7 @@ __global__ void pragma(float *__restrict__ grad, int n) {
 }
 // OUT-LABEL: void statics(
 // OUT-NOT: Strip
-// OUT: ::distwar::reduceButterflyUniform{{(OrSerial)?}}(
+// OUT: ::distwar::reduceButterflyUniform{{(OrSerial[(][[:space:]]*distwar_serial[0-9]+,[[:space:]]*|[(])}}
 __global__ void statics(float *__restrict__ grad, int n) {
   const int pix = blockIdx.x * blockDim.x + threadIdx.x;
   for (int t = 0; t < n; ++t) {

@@ -10,8 +10,9 @@
 //   33     kNeverReduce: always plain atomics.
 //   34     kBlockStrategy: plain atomics here; the block strategy of the
 //          sites that accumulate in shared memory (distwar/block_reduce.cuh).
-//   kSerialForm | 0..32: the same thresholds; reduceButterflyOrSerial takes
-//          the serial form at them, every other reduction ignores the bit.
+//   kSerialForm | 0..32: the same thresholds; runForms runs the serial
+//          version of a two-form loop at them, every reduction ignores the
+//          bit.
 // (distwar/threshold_values.h lists the values for host and device code.)
 // The threshold is an int or a distwar::UniformThreshold (what
 // DISTWAR_SITE_THRESHOLD returns). An int may differ between lanes, so the
@@ -968,17 +969,18 @@ reduceButterflyUniform(const Fields<T, N, R...> &f, bool active, Key key,
 
 namespace detail {
 
-/// A butterfly call site written with both forms: the site value's form bit
-/// (the same in every lane) picks the serial reduction over the active lanes
-/// or the butterfly over the warp. Either adds the same sums at the same
-/// point of the program; which is faster depends on the data (how many lanes
-/// share a key, how many are active), so the launch's tuner picks.
-template <typename S, bool CheckKey, typename B, typename A, typename Key>
-__device__ __forceinline__ void butterflyOrSerial(const B &b, bool active,
-                                                  Key key,
-                                                  UniformThreshold threshold,
-                                                  const A &addr) {
-  if (threshold.serialForm()) {
+/// A butterfly call site written with both forms, in the version of its loop
+/// that the site value's form picked (runForms): the serial reduction over
+/// the active lanes (Serial), or the butterfly over the warp. Either adds the
+/// same sums at the same point of the program; which is faster depends on
+/// the data (how many lanes share a key, how many are active), so the
+/// launch's tuner picks.
+template <typename S, bool CheckKey, bool Serial, typename B, typename A,
+          typename Key, typename Threshold>
+__device__ __forceinline__ void
+butterflyOrSerial(std::bool_constant<Serial>, const B &b, bool active, Key key,
+                  Threshold threshold, const A &addr) {
+  if constexpr (Serial) {
     if (active)
       serial<S>(b, key, threshold, addr);
   } else {
@@ -988,48 +990,67 @@ __device__ __forceinline__ void butterflyOrSerial(const B &b, bool active,
 
 } // namespace detail
 
-/// As reduceButterfly, or, where the site's value asks for the serial form,
-/// as reduceSerial called by the active lanes. The threshold is a site's
-/// (DISTWAR_SITE_THRESHOLD): only a site value carries a form.
-template <typename S = DefaultStrategy, typename T, int N, typename... R,
-          typename Key>
+/// Runs `loop` (a generic lambda taking the form) as loop(std::true_type{})
+/// where the site value `form` asks for the serial form, else as
+/// loop(std::false_type{}): each version of the loop holds one form's code
+/// only (one loop with both forms' code ran slower in either form: the
+/// serial form's registers and branches sat in the butterfly's loop). The
+/// value is the same in the whole grid, so the branch is uniform.
+template <typename Loop>
+__device__ __forceinline__ void runForms(UniformThreshold form, Loop &&loop) {
+  if (form.serialForm())
+    loop(std::true_type{});
+  else
+    loop(std::false_type{});
+}
+
+/// In the version runForms chose: as reduceButterfly (false_type), or as
+/// reduceSerial called by the active lanes (true_type).
+template <typename S = DefaultStrategy, bool Serial, typename T, int N,
+          typename... R, typename Key, typename Threshold>
 __device__ __forceinline__ void
-reduceButterflyOrSerial(const Batch<T, N, R...> &b, bool active, Key key,
-                        UniformThreshold threshold) {
+reduceButterflyOrSerial(std::bool_constant<Serial> form,
+                        const Batch<T, N, R...> &b, bool active, Key key,
+                        Threshold threshold) {
   detail::butterflyOrSerial<S, /*CheckKey=*/true>(
-      b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
+      form, b, active, key, threshold,
+      detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceButterflyOrSerial, with deferred addresses (see reduceSerial).
-template <typename S = DefaultStrategy, typename T, int N, typename... R,
-          typename Key, typename AddrOf>
+template <typename S = DefaultStrategy, bool Serial, typename T, int N,
+          typename... R, typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void
-reduceButterflyOrSerial(const Fields<T, N, R...> &f, bool active, Key key,
-                        UniformThreshold threshold, const AddrOf &addrOf) {
-  detail::butterflyOrSerial<S, /*CheckKey=*/true>(f, active, key, threshold,
-                                                  addrOf);
+reduceButterflyOrSerial(std::bool_constant<Serial> form,
+                        const Fields<T, N, R...> &f, bool active, Key key,
+                        Threshold threshold, const AddrOf &addrOf) {
+  detail::butterflyOrSerial<S, /*CheckKey=*/true>(form, f, active, key,
+                                                  threshold, addrOf);
 }
 
 /// As reduceButterflyUniform, or the serial form (see
 /// reduceButterflyOrSerial).
-template <typename S = DefaultStrategy, typename T, int N, typename... R,
-          typename Key>
+template <typename S = DefaultStrategy, bool Serial, typename T, int N,
+          typename... R, typename Key, typename Threshold>
 __device__ __forceinline__ void
-reduceButterflyUniformOrSerial(const Batch<T, N, R...> &b, bool active,
-                               Key key, UniformThreshold threshold) {
+reduceButterflyUniformOrSerial(std::bool_constant<Serial> form,
+                               const Batch<T, N, R...> &b, bool active,
+                               Key key, Threshold threshold) {
   detail::butterflyOrSerial<S, /*CheckKey=*/false>(
-      b, active, key, threshold, detail::BatchAddress<Batch<T, N, R...>>{b});
+      form, b, active, key, threshold,
+      detail::BatchAddress<Batch<T, N, R...>>{b});
 }
 
 /// As reduceButterflyUniformOrSerial, with deferred addresses.
-template <typename S = DefaultStrategy, typename T, int N, typename... R,
-          typename Key, typename AddrOf>
+template <typename S = DefaultStrategy, bool Serial, typename T, int N,
+          typename... R, typename Key, typename Threshold, typename AddrOf>
 __device__ __forceinline__ void
-reduceButterflyUniformOrSerial(const Fields<T, N, R...> &f, bool active,
-                               Key key, UniformThreshold threshold,
+reduceButterflyUniformOrSerial(std::bool_constant<Serial> form,
+                               const Fields<T, N, R...> &f, bool active,
+                               Key key, Threshold threshold,
                                const AddrOf &addrOf) {
-  detail::butterflyOrSerial<S, /*CheckKey=*/false>(f, active, key, threshold,
-                                                   addrOf);
+  detail::butterflyOrSerial<S, /*CheckKey=*/false>(form, f, active, key,
+                                                   threshold, addrOf);
 }
 
 /// True when some lane executing this call together with the caller has
