@@ -187,6 +187,18 @@ const Stmt *findStorageWrite(const Stmt *Root, const VarDecl *V) {
   return writeIn(Root, V, WriteMode::Storage);
 }
 
+/// The source of a trivial copy or move assignment of a class object
+/// (`a = b` calls the implicit operator=, a member-wise copy), or null.
+static const Expr *trivialAssignmentSource(const Stmt *S) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+  const auto *M =
+      Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
+  if (!M || !M->isTrivial() || Op->getNumArgs() != 2 ||
+      (!M->isCopyAssignmentOperator() && !M->isMoveAssignmentOperator()))
+    return nullptr;
+  return Op->getArg(1);
+}
+
 void collectWrites(const Stmt *S, const VarDecl *V,
                    llvm::SmallVectorImpl<VarWrite> &Out) {
   if (!S)
@@ -214,6 +226,11 @@ void collectWrites(const Stmt *S, const VarDecl *V,
   const auto *UO = dyn_cast<UnaryOperator>(S);
   if (BO && BO->isAssignmentOp() && Designates(BO->getLHS(), Whole)) {
     Out.push_back({S, Whole ? BO->getRHS() : nullptr, false});
+  } else if (const Expr *From = trivialAssignmentSource(S);
+             From && Designates(cast<CallExpr>(S)->getArg(0), Whole)) {
+    // A struct assigned whole (`uint2 r; r = ranges[t];`) takes the value
+    // copied, as a scalar's assignment does.
+    Out.push_back({S, Whole ? From : nullptr, false});
   } else if (UO && UO->isIncrementDecrementOp() &&
              Designates(UO->getSubExpr(), Whole)) {
     Out.push_back({S, nullptr, Whole});
