@@ -6,6 +6,7 @@
 #include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
+#include "Analysis/ReadOnlyParameters.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -188,9 +189,12 @@ bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
     return V->hasGlobalStorage() && !V->hasAttr<CUDASharedAttr>() &&
            (V->hasAttr<CUDAConstantAttr>() || V->getType().isConstQualified() ||
             TrustLoads);
-  if (V->hasAttr<CUDASharedAttr>() || V->isStaticLocal() ||
-      V->getType()->isReferenceType())
+  if (V->hasAttr<CUDASharedAttr>() || V->isStaticLocal())
     return false;
+  // A const reference into read-only memory reads, at every use, what its
+  // initialiser loads.
+  if (V->getType()->isReferenceType())
+    return readOnly().bindsInto(V) && isUniform(V->getInit(), TrustLoads);
   auto Key = std::make_pair(V, unsigned(TrustLoads));
   if (auto It = VarCache.find(Key); It != VarCache.end())
     return It->second;
@@ -277,12 +281,15 @@ bool UniformityAnalysis::uniformLoad(const Expr *Base, const Expr *Index,
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && V->hasAttr<CUDASharedAttr>())
       return sharedReadIsStable(V, Whole) || TrustLoads;
-  QualType T = Base->IgnoreParenImpCasts()->getType();
-  if (T->isPointerType() && T->getPointeeType().isConstQualified())
-    if (const VarDecl *Root = rootVariable(B))
-      if (isa<ParmVarDecl>(Root) && Root->getType().isRestrictQualified())
-        return true;
-  return TrustLoads;
+  // Memory the kernel only reads holds one value at each address for the
+  // whole launch, whenever a lane loads it.
+  return readOnly().pointsInto(Base) || TrustLoads;
+}
+
+const ReadOnlyParameters &UniformityAnalysis::readOnly() {
+  if (!ReadOnly)
+    ReadOnly = std::make_unique<ReadOnlyParameters>(F, Parents.get());
+  return *ReadOnly;
 }
 
 /// The expression a cast, cleanup or temporary wraps, or null.
