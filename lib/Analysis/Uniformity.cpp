@@ -6,6 +6,7 @@
 #include "Analysis/Collectives.h"
 #include "Analysis/LoopExits.h"
 #include "Analysis/Purity.h"
+#include "Analysis/ReadOnlyParameters.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -43,59 +44,6 @@ const VarDecl *builtinVar(const Expr *E) {
     return V;
   return nullptr;
 }
-
-namespace {
-
-struct Write {
-  const Stmt *At;
-  const Expr *Value; ///< null: unknown value (escape, partial write)
-  bool SelfStep;     ///< ++/--: a uniform step of the old value
-};
-
-void collectWrites(const Stmt *S, const VarDecl *V,
-                   llvm::SmallVectorImpl<Write> &Out) {
-  if (!S)
-    return;
-  // An array indexed in place: its decay is no escape.
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
-    if (const auto *Decay =
-            dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
-        Decay && Decay->getCastKind() == CK_ArrayToPointerDecay) {
-      collectWrites(Decay->getSubExpr(), V, Out);
-      collectWrites(ASE->getIdx(), V, Out);
-      return;
-    }
-  auto Designates = [&](const Expr *E, bool &Whole) {
-    const Expr *X = E->IgnoreParenCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(X)) {
-      Whole = true;
-      return DRE->getDecl() == V;
-    }
-    Whole = false;
-    return rootVariable(X) == V;
-  };
-  bool Whole = false;
-  const auto *BO = dyn_cast<BinaryOperator>(S);
-  const auto *UO = dyn_cast<UnaryOperator>(S);
-  if (BO && BO->isAssignmentOp() && Designates(BO->getLHS(), Whole)) {
-    Out.push_back({S, Whole ? BO->getRHS() : nullptr, false});
-  } else if (UO && UO->isIncrementDecrementOp() &&
-             Designates(UO->getSubExpr(), Whole)) {
-    Out.push_back({S, nullptr, Whole});
-  } else if (UO && UO->getOpcode() == UO_AddrOf &&
-             Designates(UO->getSubExpr(), Whole)) {
-    Out.push_back({S, nullptr, false});
-  } else if (isa<BinaryOperator, UnaryOperator, CallExpr, CXXConstructExpr,
-                 DeclStmt, ImplicitCastExpr>(S)) {
-    // A store through an alias, a call that changes a capture, an escape.
-    if (findWrite(S, V, /*Through=*/true) == S)
-      Out.push_back({S, nullptr, false});
-  }
-  for (const Stmt *Child : S->children())
-    collectWrites(Child, V, Out);
-}
-
-} // namespace
 
 UniformityAnalysis::UniformityAnalysis(ASTContext &Ctx, const FunctionDecl *F)
     : Ctx(Ctx), F(F) {
@@ -241,9 +189,12 @@ bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
     return V->hasGlobalStorage() && !V->hasAttr<CUDASharedAttr>() &&
            (V->hasAttr<CUDAConstantAttr>() || V->getType().isConstQualified() ||
             TrustLoads);
-  if (V->hasAttr<CUDASharedAttr>() || V->isStaticLocal() ||
-      V->getType()->isReferenceType())
+  if (V->hasAttr<CUDASharedAttr>() || V->isStaticLocal())
     return false;
+  // A const reference into read-only memory reads, at every use, what its
+  // initialiser loads.
+  if (V->getType()->isReferenceType())
+    return readOnly().bindsInto(V) && isUniform(V->getInit(), TrustLoads);
   auto Key = std::make_pair(V, unsigned(TrustLoads));
   if (auto It = VarCache.find(Key); It != VarCache.end())
     return It->second;
@@ -251,13 +202,13 @@ bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
     return true; // optimistic for induction variables; proven below
   InProgress.insert(Key);
   bool Ok = true;
-  llvm::SmallVector<Write, 4> Writes;
+  llvm::SmallVector<VarWrite, 4> Writes;
   collectWrites(F->getBody(), V, Writes);
   if (const Expr *Init = V->getInit())
     Ok = isUniform(Init, TrustLoads);
   else if (Writes.empty())
     Ok = false;
-  for (const Write &W : Writes) {
+  for (const VarWrite &W : Writes) {
     if (!Ok)
       break;
     if (!W.Value && !W.SelfStep)
@@ -274,7 +225,7 @@ bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
 
 bool UniformityAnalysis::sharedReadIsStable(const VarDecl *Shared,
                                             const Expr *Read) {
-  llvm::SmallVector<Write, 4> Writes;
+  llvm::SmallVector<VarWrite, 4> Writes;
   collectWrites(F->getBody(), Shared, Writes);
   auto Contains = [&](const Stmt *Root, const Stmt *S) {
     for (const Stmt *P = S; P; P = parentOf(P))
@@ -295,7 +246,7 @@ bool UniformityAnalysis::sharedReadIsStable(const VarDecl *Shared,
       if (Body[I] == Child)
         R = I;
       Barrier[I] = isBlockBarrier(Body[I]);
-      for (const Write &W : Writes)
+      for (const VarWrite &W : Writes)
         if (Contains(Body[I], W.At))
           Writer[I] = Any = true;
     }
@@ -330,12 +281,15 @@ bool UniformityAnalysis::uniformLoad(const Expr *Base, const Expr *Index,
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && V->hasAttr<CUDASharedAttr>())
       return sharedReadIsStable(V, Whole) || TrustLoads;
-  QualType T = Base->IgnoreParenImpCasts()->getType();
-  if (T->isPointerType() && T->getPointeeType().isConstQualified())
-    if (const VarDecl *Root = rootVariable(B))
-      if (isa<ParmVarDecl>(Root) && Root->getType().isRestrictQualified())
-        return true;
-  return TrustLoads;
+  // Memory the kernel only reads holds one value at each address for the
+  // whole launch, whenever a lane loads it.
+  return readOnly().pointsInto(Base) || TrustLoads;
+}
+
+const ReadOnlyParameters &UniformityAnalysis::readOnly() {
+  if (!ReadOnly)
+    ReadOnly = std::make_unique<ReadOnlyParameters>(F, Parents.get());
+  return *ReadOnly;
 }
 
 /// The expression a cast, cleanup or temporary wraps, or null.

@@ -24,6 +24,8 @@ class ParentMap;
 
 namespace distwar {
 
+class ReadOnlyParameters;
+
 /// How a key varies across the lanes of a warp.
 enum class KeyUniformity {
   Uniform,       ///< proven equal in every lane
@@ -94,6 +96,9 @@ private:
                    const clang::Expr *Whole, bool TrustLoads);
   bool sharedReadIsStable(const clang::VarDecl *Shared,
                           const clang::Expr *Read);
+  /// The kernel's read-only `const T *__restrict__` parameters, found on
+  /// first use.
+  const ReadOnlyParameters &readOnly();
   bool distinctPerLane(const clang::Expr *E, unsigned Depth);
 
   clang::ASTContext &Ctx;
@@ -103,6 +108,7 @@ private:
   llvm::DenseSet<std::pair<const clang::VarDecl *, unsigned>> InProgress;
   llvm::DenseSet<const clang::VarDecl *> GridInProgress;
   std::unique_ptr<clang::ParentMap> Parents; ///< over F's body
+  std::unique_ptr<ReadOnlyParameters> ReadOnly;
   bool HasGoto = false;
 };
 

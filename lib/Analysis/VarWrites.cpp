@@ -187,6 +187,66 @@ const Stmt *findStorageWrite(const Stmt *Root, const VarDecl *V) {
   return writeIn(Root, V, WriteMode::Storage);
 }
 
+/// The source of a trivial copy or move assignment of a class object
+/// (`a = b` calls the implicit operator=, a member-wise copy), or null.
+static const Expr *trivialAssignmentSource(const Stmt *S) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+  const auto *M =
+      Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
+  if (!M || !M->isTrivial() || Op->getNumArgs() != 2 ||
+      (!M->isCopyAssignmentOperator() && !M->isMoveAssignmentOperator()))
+    return nullptr;
+  return Op->getArg(1);
+}
+
+void collectWrites(const Stmt *S, const VarDecl *V,
+                   llvm::SmallVectorImpl<VarWrite> &Out) {
+  if (!S)
+    return;
+  // An array indexed in place: its decay is no escape.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+    if (const auto *Decay =
+            dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
+        Decay && Decay->getCastKind() == CK_ArrayToPointerDecay) {
+      collectWrites(Decay->getSubExpr(), V, Out);
+      collectWrites(ASE->getIdx(), V, Out);
+      return;
+    }
+  auto Designates = [&](const Expr *E, bool &Whole) {
+    const Expr *X = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(X)) {
+      Whole = true;
+      return DRE->getDecl() == V;
+    }
+    Whole = false;
+    return rootVariable(X) == V;
+  };
+  bool Whole = false;
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  const auto *UO = dyn_cast<UnaryOperator>(S);
+  if (BO && BO->isAssignmentOp() && Designates(BO->getLHS(), Whole)) {
+    Out.push_back({S, Whole ? BO->getRHS() : nullptr, false});
+  } else if (const Expr *From = trivialAssignmentSource(S);
+             From && Designates(cast<CallExpr>(S)->getArg(0), Whole)) {
+    // A struct assigned whole (`uint2 r; r = ranges[t];`) takes the value
+    // copied, as a scalar's assignment does.
+    Out.push_back({S, Whole ? From : nullptr, false});
+  } else if (UO && UO->isIncrementDecrementOp() &&
+             Designates(UO->getSubExpr(), Whole)) {
+    Out.push_back({S, nullptr, Whole});
+  } else if (UO && UO->getOpcode() == UO_AddrOf &&
+             Designates(UO->getSubExpr(), Whole)) {
+    Out.push_back({S, nullptr, false});
+  } else if (isa<BinaryOperator, UnaryOperator, CallExpr, CXXConstructExpr,
+                 DeclStmt, ImplicitCastExpr>(S)) {
+    // A store through an alias, a call that changes a capture, an escape.
+    if (findWrite(S, V, /*Through=*/true) == S)
+      Out.push_back({S, nullptr, false});
+  }
+  for (const Stmt *Child : S->children())
+    collectWrites(Child, V, Out);
+}
+
 void collectVars(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
   forEachStmt(S, [&](const Stmt *X) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(X))

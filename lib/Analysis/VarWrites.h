@@ -39,6 +39,20 @@ const clang::Stmt *findWrite(const clang::Stmt *Root, const clang::VarDecl *V,
 const clang::Stmt *findStorageWrite(const clang::Stmt *Root,
                                     const clang::VarDecl *V);
 
+/// A statement that may change a variable, and what it stores.
+struct VarWrite {
+  const clang::Stmt *At;
+  /// The stored value, or an assignment's right side (`v += x`: x); null
+  /// where not known (a partial write, an escape, a store through an alias).
+  const clang::Expr *Value;
+  bool SelfStep; ///< `++v`, `v--`: a step of the old value
+};
+
+/// Appends every statement in \p Root that may change \p V, in source order
+/// (what findWrite with `Through` would find, each with its value).
+void collectWrites(const clang::Stmt *Root, const clang::VarDecl *V,
+                   llvm::SmallVectorImpl<VarWrite> &Out);
+
 /// Appends every variable \p S names, in order, repeats included.
 void collectVars(const clang::Stmt *S,
                  llvm::SmallVectorImpl<const clang::VarDecl *> &Out);

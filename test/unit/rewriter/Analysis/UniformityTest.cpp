@@ -118,6 +118,52 @@ TEST(Uniformity, BuiltinsNamedWholeAreJudgedByWhatTheyHold) {
   EXPECT_TRUE(gridUniformInit(P, "k", "dx"));
 }
 
+/// The initialiser of local \p Name, judged warp-uniform in \p Function.
+bool uniformInit(Parsed &P, llvm::StringRef Function, llvm::StringRef Name) {
+  UniformityAnalysis U(P.context(), function(P.context(), Function));
+  const clang::VarDecl *V = variable(P.context(), Name);
+  return V && V->getInit() && U.isUniform(V->getInit());
+}
+
+TEST(Uniformity, LoadsOfReadOnlyParametersAtUniformIndices) {
+  Parsed P = parse(R"cu(
+    __global__ void k(const uint2 *__restrict__ spans, const uint2 *plain,
+                      float *g) {
+      const uint2 *tile = spans + blockIdx.x;
+      const uint2 &ref = spans[blockIdx.y * gridDim.x + blockIdx.x];
+      uint2 assigned;
+      assigned = spans[blockIdx.x];
+      int left = tile->y - tile->x;
+      for (int b = 0; left > 0; b++, left -= 128)
+        g[b] += 1.f;
+      const unsigned fromRef = ref.y;
+      const unsigned fromAssigned = assigned.y;
+      const unsigned perLane = spans[threadIdx.x].y;
+      const unsigned mayAlias = plain[blockIdx.x].y;
+      g[0] = fromRef + fromAssigned + perLane + mayAlias;
+    })cu");
+  EXPECT_TRUE(uniformInit(P, "k", "fromRef"));
+  EXPECT_TRUE(uniformInit(P, "k", "fromAssigned"));
+  EXPECT_FALSE(uniformInit(P, "k", "perLane"));
+  EXPECT_FALSE(uniformInit(P, "k", "mayAlias"));
+  // `left` shrinks by a constant in a loop that every lane runs alike.
+  std::vector<const clang::ForStmt *> Loops = forLoops(P.context());
+  ASSERT_EQ(Loops.size(), 1u);
+  UniformityAnalysis U(P.context(), function(P.context(), "k"));
+  EXPECT_TRUE(U.isUniform(Loops[0]->getCond()));
+}
+
+TEST(Uniformity, AParameterTheKernelWritesIsNotReadOnly) {
+  Parsed P = parse(R"cu(
+    __global__ void k(const uint2 *__restrict__ spans, float *g) {
+      if (threadIdx.x == 3)
+        const_cast<uint2 *>(spans)[blockIdx.x].y = 0;
+      const unsigned afterStore = spans[blockIdx.x].y;
+      g[0] = afterStore;
+    })cu");
+  EXPECT_FALSE(uniformInit(P, "k", "afterStore"));
+}
+
 TEST(Uniformity, ASharedArraysAddressIsUniform) {
   Parsed P = parse(R"cu(
     __global__ void k(const float *x, int n) {

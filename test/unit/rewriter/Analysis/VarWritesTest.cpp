@@ -120,6 +120,47 @@ TEST(VarWrites, CollectAndReferToVariables) {
   EXPECT_FALSE(refersToAny(nullptr, OnlyY));
 }
 
+TEST(VarWrites, CollectedWritesCarryTheirValues) {
+  Parsed P = parse(R"cu(
+    __global__ void k(const uint2 *__restrict__ spans, int n) {
+      uint2 span;
+      span = spans[blockIdx.x];
+      span.y = 0;
+      int left = n;
+      left -= 4;
+      ++left;
+      float scale = 1.f;
+      float *alias = &scale;
+    })cu");
+  clang::ASTContext &Ctx = P.context();
+  const clang::Stmt *Body = function(Ctx, "k")->getBody();
+  auto WritesOf = [&](llvm::StringRef Name) {
+    llvm::SmallVector<VarWrite, 4> Out;
+    collectWrites(Body, localOf(Ctx, "k", Name), Out);
+    return Out;
+  };
+  // The struct assigned whole takes the loaded value; its member's store
+  // is a partial write.
+  llvm::SmallVector<VarWrite, 4> Span = WritesOf("span");
+  ASSERT_EQ(Span.size(), 2u);
+  EXPECT_EQ(Span[0].At, bodyOf(Ctx, "k")[1]);
+  ASSERT_TRUE(Span[0].Value);
+  EXPECT_TRUE(
+      llvm::isa<clang::ArraySubscriptExpr>(Span[0].Value->IgnoreImpCasts()));
+  EXPECT_EQ(Span[1].Value, nullptr);
+  EXPECT_FALSE(Span[1].SelfStep);
+  llvm::SmallVector<VarWrite, 4> Left = WritesOf("left");
+  ASSERT_EQ(Left.size(), 2u);
+  ASSERT_TRUE(Left[0].Value); // the 4 of `-= 4`
+  EXPECT_TRUE(llvm::isa<clang::IntegerLiteral>(Left[0].Value));
+  EXPECT_TRUE(Left[1].SelfStep);
+  // An address taken: whatever is stored through it later.
+  llvm::SmallVector<VarWrite, 4> Scale = WritesOf("scale");
+  ASSERT_EQ(Scale.size(), 1u);
+  EXPECT_EQ(Scale[0].Value, nullptr);
+  EXPECT_FALSE(Scale[0].SelfStep);
+}
+
 TEST(VarWrites, LoadedPointers) {
   Parsed P = parse(VarWritesCode);
   clang::ASTContext &Ctx = P.context();
