@@ -174,10 +174,10 @@ const std::vector<std::string> kDefaultCases = {
     "specular/specular-64", "texture/magnify",
     "texture/minify"};
 
-// Rewritten with --variant=auto's default --form-choice=run-time: its
-// butterflies that the serial form could reduce differently have both.
+// Rewritten with --form-choice=run-time: its butterflies that the serial
+// form could reduce differently have both.
 bool hasForms(const BackwardVariant &v) {
-  return v.rewritten() && (v.is("auto") || v.is("block"));
+  return v.rewritten() && v.is("forms");
 }
 
 // The site values swept for a tunable variant, in order.

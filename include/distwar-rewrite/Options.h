@@ -47,9 +47,10 @@ struct OutputLayout {
   bool BlockStrategy = false;
   /// --variant=auto writes a butterfly group that the serial form could
   /// reduce differently with both, chosen at run time by the site's value
-  /// (--form-choice=run-time, the default); false: the butterfly alone
-  /// (--form-choice=rewrite-time).
-  bool RunTimeForm = true;
+  /// (--form-choice=run-time); false: the butterfly alone
+  /// (--form-choice=rewrite-time, the default: both forms in one kernel
+  /// cost more registers than the choice gained, bench/RESULTS.md).
+  bool RunTimeForm = false;
   /// --balance=tiles: after the batching, each kernel whose blocks are
   /// independent tiles runs as a persistent loop over tiles drawn from a
   /// pool (docs/BALANCING.md, "The rewriter's --balance=tiles").

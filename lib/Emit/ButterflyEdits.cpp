@@ -135,11 +135,11 @@ std::string GroupEdits::writeFormVersions(const GroupPlan &P) {
   std::string Versions = "distwar_forms" + Suffix;
   Edits.add(Loop->getBeginLoc(), 0,
             "{ auto " + Versions + " = [&](auto " + It->second + ") { ",
-            RankLoopVersionsOpen);
+            RankFormVersionsOpen);
   Edits.add(Where.afterStatement(Loop), 0,
             " }; ::distwar::runForms(" + threshold(P.TableIndex) + ", " +
                 Versions + "); }",
-            RankLoopVersionsClose);
+            RankFormVersionsClose);
   return It->second;
 }
 

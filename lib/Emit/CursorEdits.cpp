@@ -52,9 +52,11 @@ public:
     return Edits.isFree(File, S.Offset, S.Length);
   }
   /// Whether the loop's start is free for the cursors' declarations, which
-  /// go before a wrapper that versions the loop (they are captured).
+  /// go before the form versions of the loop (they are captured). A strip
+  /// steps several iterations per pass, which one cursor step does not
+  /// follow: no cursors there.
   bool isFreeBefore(const Span &S) const {
-    return Edits.isFree(File, S.Offset, S.Length, RankLoopVersionsOpen);
+    return Edits.isFree(File, S.Offset, S.Length, RankFormVersionsOpen);
   }
 
   /// The cursor's name for the array and the index without the counter

@@ -34,8 +34,9 @@ enum Rank {
   RankPrologue,
   /// The end of a loop's versions (a strip's, StripMining.h; a two-form
   /// butterfly's, runForms), just after the loop: before anything that
-  /// encloses the loop closes there.
+  /// encloses the loop closes there. No loop has both.
   RankLoopVersionsClose,
+  RankFormVersionsClose,
   /// The end of a loop body without braces: the texts of its groups, then
   /// its closing brace (before what enclosing statements add there).
   RankBodyEnd,
@@ -58,7 +59,8 @@ enum Rank {
   RankCursor,
   /// The start of a loop's versions, just before the loop: inside anything
   /// that encloses the loop and opens there.
-  RankLoopVersionsOpen
+  RankLoopVersionsOpen,
+  RankFormVersionsOpen
 };
 
 class EditList {

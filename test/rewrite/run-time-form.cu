@@ -1,4 +1,5 @@
-// --variant=auto writes a butterfly group with the serial form too where the
+// --form-choice=run-time: --variant=auto writes a butterfly group with the
+// serial form too where the
 // serial form could reduce it differently (a key checked at run time, or
 // lanes that skip the group): its loop becomes a generic lambda that
 // runForms calls in the version the site's value picks, and the launch's
@@ -8,26 +9,26 @@
 // more than 16 fields (both versions in one kernel take the registers of
 // the serial form's, which grow with the batch).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %distwar-rewrite --no-cuda-sdk --format-style=none %s --report --report-file=%t/auto.txt -- %shim > %t/auto.cu
+// RUN: %distwar-rewrite --no-cuda-sdk --form-choice=run-time --format-style=none %s --report --report-file=%t/auto.txt -- %shim > %t/auto.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t/auto.txt
 // RUN: grep -v '^ *//' %t/auto.cu | %FileCheck %s
-// RUN: %distwar-rewrite --no-cuda-sdk --format-style=none %s --report=json --report-file=%t/auto.json -- %shim > /dev/null
+// RUN: %distwar-rewrite --no-cuda-sdk --form-choice=run-time --format-style=none %s --report=json --report-file=%t/auto.json -- %shim > /dev/null
 // RUN: grep -c '"serial_form": true' %t/auto.json | grep -x 2
 //
-// One form where asked for: --form-choice=rewrite-time, FormChoice in
-// .distwar.yaml, and --variant=butterfly.
-// RUN: %distwar-rewrite --no-cuda-sdk --form-choice=rewrite-time %s -- %shim > %t/one.cu
+// One form by default (--form-choice=rewrite-time), with FormChoice in
+// .distwar.yaml, and with --variant=butterfly.
+// RUN: %distwar-rewrite --no-cuda-sdk %s -- %shim > %t/one.cu
 // RUN: grep -v '^ *//' %t/one.cu | %FileCheck %s --check-prefix=ONE
 // RUN: %distwar-rewrite --no-cuda-sdk --variant=butterfly %s -- %shim | grep -v '^ *//' | %FileCheck %s --check-prefix=ONE
 // RUN: mkdir -p %t/project && cp %s %t/project/k.cu
-// RUN: printf 'FormChoice: rewrite-time\n' > %t/project/.distwar.yaml
-// RUN: %distwar-rewrite --no-cuda-sdk %t/project/k.cu -- %shim | grep -v '^ *//' | %FileCheck %s --check-prefix=ONE
-// RUN: %distwar-rewrite --no-cuda-sdk --form-choice=run-time %t/project/k.cu -- %shim | grep -v '^ *//' | grep -c 'OrSerial(' | grep -x 2
+// RUN: printf 'FormChoice: run-time\n' > %t/project/.distwar.yaml
+// RUN: %distwar-rewrite --no-cuda-sdk %t/project/k.cu -- %shim | grep -v '^ *//' | grep -c 'OrSerial(' | grep -x 2
+// RUN: %distwar-rewrite --no-cuda-sdk --form-choice=rewrite-time %t/project/k.cu -- %shim | grep -v '^ *//' | %FileCheck %s --check-prefix=ONE
 // RUN: not %distwar-rewrite --no-cuda-sdk --form-choice=sometimes %s -- %shim 2>&1 | %FileCheck %s --check-prefix=BAD-FLAG
 // RUN: printf 'FormChoice: later\n' > %t/project/.distwar.yaml
 // RUN: not %distwar-rewrite --no-cuda-sdk %t/project/k.cu -- %shim 2>&1 | %FileCheck %s --check-prefix=BAD-YAML
 //
-// RUN: %distwar-rewrite --no-cuda-sdk %t/auto.cu -- %shim -I %runtime_include | diff %t/auto.cu -
+// RUN: %distwar-rewrite --no-cuda-sdk --form-choice=run-time %t/auto.cu -- %shim -I %runtime_include | diff %t/auto.cu -
 // RUN: %if nvcc %{ %nvcc-check %t/auto.cu %}
 // RUN: %if nvcc %{ %nvcc-check %t/one.cu %}
 

@@ -412,7 +412,7 @@ static Expected<ToolConfig> applyConfig(ArrayRef<std::string> Inputs) {
   // same as before the key existed.
   if (BalanceOpt != "none")
     Settings.Balance = BalanceOpt;
-  if (FormChoice != "run-time")
+  if (FormChoice != "rewrite-time")
     Settings.FormChoice = FormChoice;
   Settings.EditHeaders.assign(EditHeaders.begin(), EditHeaders.end());
   return Config;

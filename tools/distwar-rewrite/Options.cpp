@@ -67,11 +67,13 @@ cl::opt<std::string> BlockStrategy(
     cl::init("off"), cl::value_desc("on|off"), cl::cat(Category));
 cl::opt<std::string> FormChoice(
     "form-choice",
-    cl::desc("run-time (the default): --variant=auto writes a butterfly "
-             "group that the serial form could reduce differently with both "
-             "forms, and the launch's tuner picks form and threshold on the "
-             "program's own launches; rewrite-time: the butterfly alone"),
-    cl::init("run-time"), cl::value_desc("run-time|rewrite-time"),
+    cl::desc("run-time: --variant=auto writes a butterfly group that the "
+             "serial form could reduce differently with both forms, two "
+             "versions of its loop, and the launch's tuner picks form and "
+             "threshold on the program's own launches; rewrite-time (the "
+             "default): the butterfly alone (both forms in one kernel cost "
+             "registers: slower on the 3DGS backward, bench/RESULTS.md)"),
+    cl::init("rewrite-time"), cl::value_desc("run-time|rewrite-time"),
     cl::cat(Category));
 cl::opt<std::string> BalanceOpt(
     "balance",
