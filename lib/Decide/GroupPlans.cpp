@@ -1,12 +1,12 @@
 //===- GroupPlans.cpp - every decision of a file, as one plan -------------===//
 
 #include "Decide/GroupPlans.h"
+#include "Analysis/AstQueries.h"
+#include "Analysis/LoopExits.h"
 #include "Decide/BlockScope.h"
 #include "Decide/DeferredAddress.h"
 #include "Decide/GroupSafety.h"
 #include "Decide/LambdaWrap.h"
-#include "Analysis/AstQueries.h"
-#include "Analysis/LoopExits.h"
 #include "Decide/SharedMatch.h"
 #include "Decide/SlotLayout.h"
 #include "Decide/StripMining.h"
@@ -135,8 +135,7 @@ private:
     if (!Loop)
       return false;
     const Stmt *Body = loopBody(Loop);
-    if (!isa_and_nonnull<CompoundStmt>(Body) || containsGoto(Loop) ||
-        !wrappableInFile(Loop, SM))
+    if (!isa_and_nonnull<CompoundStmt>(Body) || !wrappableInFile(Loop, SM))
       return false;
     bool Leaves = !forEachLoopExit(Body, [](const LoopExit &E) {
       return E.Kind != ExitKind::Return && E.Kind != ExitKind::Goto;

@@ -250,19 +250,12 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
     Work.pop_back();
     if (!Seen.insert(FD->getCanonicalDecl()).second)
       continue;
-    if (lambdaOfKernel(FD, Kernel)) {
-      // Its text is the kernel's, rewritten with it; an instantiation of a
-      // generic one (a loop's versions) has the calls its pattern left
-      // unresolved.
-      if (FD->isTemplateInstantiation() && FD->getBody()) {
-        BodyFacts F = factsOf(Ctx, FD->getBody());
-        if (std::optional<Verdict> V = Judge(F, Via))
-          return *V;
-        for (const auto &[Callee, Call] : F.Callees)
-          Work.push_back({Callee, Via});
-      }
+    // A lambda of the kernel is the kernel's text, rewritten with it (its
+    // block index reads included); only an instantiation of a generic one
+    // (a loop's versions) has calls that its pattern left unresolved.
+    const bool OwnLambda = lambdaOfKernel(FD, Kernel);
+    if (OwnLambda && !FD->isTemplateInstantiation())
       continue;
-    }
     const FunctionDecl *Def = nullptr;
     if (!FD->hasBody(Def) || !Def) {
       // Builtins and the CUDA headers' declarations (libdevice, the
@@ -278,7 +271,7 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
     BodyFacts F = factsOf(Ctx, Def->getBody());
     if (std::optional<Verdict> V = Judge(F, Via))
       return *V;
-    if (!Hidden && !findBlockIndexUses(Def->getBody()).empty())
+    if (!Hidden && !OwnLambda && !findBlockIndexUses(Def->getBody()).empty())
       Hidden =
           Verdict(Reason::TileHiddenBlockIndex,
                   placeOf(Ctx, Via, "this call reads blockIdx or gridDim"));

@@ -34,9 +34,7 @@ void GroupEdits::writeButterfly(const GroupPlan &P) {
     LiveNames[F.Body] = N.Live;
   else
     N.Live = LiveNames[F.Body];
-  // Lanes that completed the group (or its first part) reduce, whether or
-  // not they are still live at the reduction.
-  bool UsesReached = F.GroupUnderIf || !F.PartEnds.empty();
+  bool UsesReached = F.usesReached();
   std::string Decls;
   if (UsesReached)
     Decls += " bool " + N.Reached + " = false;";
@@ -55,20 +53,19 @@ void GroupEdits::writeButterfly(const GroupPlan &P) {
               Decls + (F.LiveInit.empty() ? "" : " if (" + N.Live + ") {"),
               RankReduce);
   writeKeyCapture(P, N);
-  assert(F.alwaysActive() == (!UsesReached && F.LiveInit.empty()) &&
-         "alwaysActive() is the active argument's `true`");
-  std::string Active = UsesReached           ? N.Reached
-                       : !F.LiveInit.empty() ? N.Live
-                                             : std::string("true");
+  std::string Active = UsesReached      ? N.Reached
+                       : F.alwaysActive() ? std::string("true")
+                                          : N.Live;
   std::string Reduce = P.Kind == Strategy::ButterflyUniform
-                           ? "reduceButterflyUniform("
-                           : "reduceButterfly(";
+                           ? "reduceButterflyUniform"
+                           : "reduceButterfly";
+  // A two-form reduction takes its loop version's form first.
+  std::string Form = P.SerialForm ? writeFormVersions(P) + ", " : "";
   if (P.SerialForm)
-    Reduce = Reduce.substr(0, Reduce.size() - 1) + "OrSerial(" +
-             writeFormVersions(P) + ", ";
+    Reduce += "OrSerial";
   std::string Call = P.Strip ? writeStrip(P, BatchType)
-                             : "::distwar::" + Reduce + N.Batch + ", " +
-                                   Active + ", " + N.Key + ", " +
+                             : "::distwar::" + Reduce + "(" + Form + N.Batch +
+                                   ", " + Active + ", " + N.Key + ", " +
                                    threshold(P.TableIndex) +
                                    (P.AddrOf ? ", " + *P.AddrOf : "") + ");";
   writeReduction(P, N, UsesReached, Call);

@@ -97,11 +97,14 @@ struct FlagPlan {
   /// down).
   const clang::IfStmt *EarlyReturn = nullptr;
 
+  /// Whether a Reached flag marks the lanes that completed the group (or
+  /// its first part): they reduce, whether or not they are still live at
+  /// the reduction.
+  bool usesReached() const { return GroupUnderIf || !PartEnds.empty(); }
+
   /// Whether the reduction's active argument is `true`: no lane can skip
   /// the group (no live flag), and no Reached flag marks who completed it.
-  bool alwaysActive() const {
-    return LiveInit.empty() && !GroupUnderIf && PartEnds.empty();
-  }
+  bool alwaysActive() const { return LiveInit.empty() && !usesReached(); }
 
   /// Whether every lane runs every statement of the body at every iteration,
   /// the same iterations in every lane: no flag, guard, hoisted declaration
