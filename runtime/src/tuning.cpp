@@ -26,11 +26,6 @@ Trial fastest(const std::map<int, double> &measured, bool warpOnly = false) {
   return best;
 }
 
-/// A warp threshold `t` (1..33) in the form of `like` (33 has no form).
-int inFormOf(int t, int like) {
-  return asksSerialForm(like) && t < kNeverReduce ? kSerialForm | t : t;
-}
-
 /// The thresholds of one round around `center` (0..33, either form):
 /// itself, +-1, +-2, +-4, within 1..33 and in the centre's form, so never
 /// stepping into kBlockStrategy; with `forms`, each also in the other form.
@@ -50,16 +45,6 @@ std::vector<int> neighbourhood(int center, bool forms) {
         around.push_back(w);
   }
   return around;
-}
-
-/// `thresholds` and, with `forms`, each warp threshold below 33 among them
-/// in the serial form too.
-std::vector<int> inBothForms(std::vector<int> thresholds, bool forms) {
-  const size_t n = thresholds.size();
-  for (size_t i = 0; forms && i < n; ++i)
-    if (thresholds[i] < kNeverReduce)
-      thresholds.push_back(kSerialForm | thresholds[i]);
-  return thresholds;
 }
 
 /// Times `thresholds` in one call of `measure`, checking that every trial
@@ -111,7 +96,8 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
     std::vector<int> all;
     for (int t = kLowest; t <= kNeverReduce; ++t)
       all.push_back(t);
-    all = inBothForms(all, forms);
+    if (forms)
+      all = withSerialForm(all);
     all.push_back(kBlockStrategy);
     run(all);
   } else {
@@ -120,7 +106,8 @@ SearchResult searchThreshold(SearchMode mode, int coarseStep,
     for (int t = kLowest; t < kNeverReduce; t += step)
       grid.push_back(t);
     grid.push_back(kNeverReduce);
-    grid = inBothForms(grid, forms);
+    if (forms)
+      grid = withSerialForm(grid);
     grid.push_back(kBlockStrategy);
     run(grid);
     // The halving stays in the form of the fastest warp threshold.

@@ -129,7 +129,7 @@ inline OnlineTunerOptions launchTunerOptions(const Environment &env, bool block,
   else if (block)
     o.candidates.push_back(kBlockStrategy);
   if (forms)
-    o.candidates = OnlineTunerOptions::withSerialForm(o.candidates);
+    o.candidates = withSerialForm(o.candidates);
   if (env.interval > 0)
     o.recheckInterval = env.interval;
   return o;

@@ -97,18 +97,6 @@ struct OnlineTunerOptions {
       all.push_back(kBlockStrategy);
     return all;
   }
-
-  /// `candidates` and, after them, each warp threshold below 33 among them
-  /// in the serial form: the candidates of a launch with a two-form site.
-  static std::vector<int> withSerialForm(std::vector<int> candidates) {
-    const size_t n = candidates.size();
-    for (size_t i = 0; i < n; ++i) {
-      const int t = candidates[i];
-      if (isWarpThreshold(t) && t < kNeverReduce)
-        candidates.push_back(kSerialForm | t);
-    }
-    return candidates;
-  }
 };
 
 class OnlineTuner {
@@ -275,9 +263,7 @@ private:
   static int candidateThreshold(int t) {
     if (t == kBlockStrategy)
       return t;
-    const int clamped = std::max(1, std::min(kNeverReduce, thresholdOf(t)));
-    return asksSerialForm(t) && clamped < kNeverReduce ? kSerialForm | clamped
-                                                       : clamped;
+    return inFormOf(std::max(1, std::min(kNeverReduce, thresholdOf(t))), t);
   }
 
   void beginSearch(const std::vector<int> &thresholds) {
@@ -381,8 +367,8 @@ private:
     return best;
   }
 
-  /// The warp candidate (1..33, either form) with the lowest mean among those still in
-  /// the search, else among all that ran; -1 when none ran.
+  /// The warp candidate (1..33, either form) with the lowest mean among
+  /// those still in the search, else among all that ran; -1 when none ran.
   int fastestWarp() const {
     int pick = -1;
     for (int pass = 0; pass < 2 && pick < 0; ++pass) {

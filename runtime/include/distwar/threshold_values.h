@@ -20,6 +20,9 @@
 #ifndef DISTWAR_THRESHOLD_VALUES_H
 #define DISTWAR_THRESHOLD_VALUES_H
 
+#include <cstddef>
+#include <vector>
+
 namespace distwar {
 
 /// Threshold value that disables reduction: every lane issues plain atomics.
@@ -61,6 +64,21 @@ constexpr bool isWarpThreshold(int t) {
 /// The same threshold in the other form (33 has no form: itself).
 constexpr int otherForm(int t) {
   return thresholdOf(t) >= kNeverReduce ? t : t ^ kSerialForm;
+}
+
+/// Threshold `t` (0..33) in the form of site value `like` (33 has none).
+constexpr int inFormOf(int t, int like) {
+  return asksSerialForm(like) && t < kNeverReduce ? kSerialForm | t : t;
+}
+
+/// `candidates` and, after them, each warp threshold below 33 among them in
+/// the serial form: a search's candidates at a launch with a two-form site.
+inline std::vector<int> withSerialForm(std::vector<int> candidates) {
+  const std::size_t n = candidates.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (isWarpThreshold(candidates[i]) && candidates[i] < kNeverReduce)
+      candidates.push_back(kSerialForm | candidates[i]);
+  return candidates;
 }
 
 } // namespace distwar

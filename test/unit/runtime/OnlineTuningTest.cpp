@@ -419,7 +419,7 @@ std::function<double(int, long long)> twoBowls(int serialBest,
 
 OnlineTunerOptions withForms() {
   OnlineTunerOptions o;
-  o.candidates = OnlineTunerOptions::withSerialForm(o.candidates);
+  o.candidates = withSerialForm(o.candidates);
   return o;
 }
 
