@@ -185,6 +185,13 @@ public:
     return s;
   }
 
+  bool searching() const override {
+    for (const auto &entry : devices)
+      if (!entry.second.broken && entry.second.schedule.searching())
+        return true;
+    return false;
+  }
+
   LaunchTicket begin(cudaStream_t stream, SiteRegistry &registry) {
     LaunchTicket t;
     t.state = this;

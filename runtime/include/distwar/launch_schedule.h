@@ -82,6 +82,7 @@ public:
     if (passive)
       return s;
     ++launches;
+    tunedLast = sites.tuned;
     const bool collected = collectsFirst(sites);
     const bool canTime = freePairs > 0 || (!collected && pairsInFlight > 0);
     OnlineTuner::Plan p;
@@ -129,6 +130,12 @@ public:
   void freeze() { isFrozen = true; }
   bool frozen() const { return isFrozen; }
 
+  /// Whether the last launch's thresholds were tuned and their search is
+  /// still running (a search that nothing tunes any more is not).
+  bool searching() const {
+    return tunedLast && !isFrozen && !search.settled();
+  }
+
   const OnlineTuner &tuner() const { return search; }
   /// Launches timed for the report, with no tuner, and their total time.
   long long reportSampleCount() const { return samples; }
@@ -137,6 +144,8 @@ public:
 private:
   OnlineTuner search;
   bool isFrozen = false;
+  /// Whether the last planned launch had tuned sites.
+  bool tunedLast = false;
   /// Launches planned (passive ones are not).
   long long launches = 0;
   bool hasWritten = false;

@@ -102,6 +102,9 @@ class LaunchReporter {
 public:
   virtual ~LaunchReporter() = default;
   virtual LaunchSummary summary() = 0;
+  /// Whether a search of thresholds is running on some device: its times
+  /// are being compared, so other choices should not move under it.
+  virtual bool searching() const = 0;
 };
 
 /// A choice among a launch's kernel variants (distwar/variant_launch.h),
@@ -189,6 +192,14 @@ public:
   std::map<std::vector<SiteEntry>, std::unique_ptr<LaunchReporter>> launches;
   /// Every choice among kernel variants, in the order they were made.
   std::vector<std::unique_ptr<ChoiceReporter>> choices;
+
+  /// Whether some wrapped launch is searching for its thresholds.
+  bool launchSearching() const {
+    for (const auto &launch : launches)
+      if (launch.second->searching())
+        return true;
+    return false;
+  }
   /// Counts the writes of the setters and of KernelTuners, so that launch
   /// tuning knows the device tables may have changed under it.
   unsigned long long generation = 0;

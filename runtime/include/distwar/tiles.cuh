@@ -29,25 +29,42 @@
 // The body runs in every thread of the block with the same tile, and may use
 // block barriers: the scheduler's own barrier comes after each body returns.
 // distwar-rewrite --balance=tiles writes kernels this way (tileIndex gives a
-// tile its original blockIdx) and launches them through tileLaunch (the
-// persistent grid and a pool per stream: streamTileQueue).
+// tile its original blockIdx) and launches them through tileLaunch, which
+// runs each launch in one of two modes: the persistent grid with a pool per
+// stream (streamTileQueue), or the original grid with no pool, one tile per
+// block, the original's own schedule. Which one is faster depends on the
+// data (how unevenly the tiles cost), so each kernel's launches choose it by
+// timing, as launch tuning chooses thresholds (distwar/variant_choice.h),
+// and the report says what they chose.
 // The host parts (TileQueue, the grid, TileQueueOwner) compile without nvcc.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_TILES_CUH
 #define DISTWAR_TILES_CUH
 
+#include "distwar/variant_launch.h"
+
 #include <cuda_runtime.h>
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#endif
 
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <cstdlib>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
+#include <vector>
+
+#if defined(__GNUC__) || defined(__clang__)
+#include <cxxabi.h>
+#endif
 
 namespace distwar {
 
@@ -76,16 +93,21 @@ __device__ __forceinline__ unsigned linearBlockIndex() {
 }
 
 /// Called once per block by one thread, after the block's last draw: the
-/// last block out empties the pool for the next launch. Every block's draws
-/// happen before its count, so when the count reaches the grid no draw of
-/// this launch is left.
+/// last block out empties the pool for the next launch. The count is a
+/// release (every draw of the block happens before it) and an acquire (the
+/// last block sees every other block's draws done), so no draw of this
+/// launch is left when the pool is emptied; the next launch on the stream
+/// sees the zeros by stream order. Not a __threadfence(): a kernel with a
+/// fence gets its fire-and-forget reductions (REDG) compiled as atomics that
+/// return (ATOMG), 10% of a batched backward's time.
 __device__ __forceinline__ void leavePool(TileQueue *queue) {
-  __threadfence();
   const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
-  if (atomicAdd(&queue->finished, 1u) == blocks - 1) {
-    queue->drawn = 0;
-    queue->finished = 0;
-    __threadfence();
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> finished(
+      queue->finished);
+  if (finished.fetch_add(1u, cuda::memory_order_acq_rel) == blocks - 1) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(queue->drawn)
+        .store(0u, cuda::memory_order_relaxed);
+    finished.store(0u, cuda::memory_order_relaxed);
   }
 }
 
@@ -128,7 +150,8 @@ __device__ void forEachTile(TileQueue *queue, unsigned tiles, Body &&body) {
 /// The same draws, hand-over and barrier as forEachTile, in the same order:
 /// more() draws the block's next tile before the body, next() hands it over
 /// after it, behind the block barrier between tiles. Every thread of the
-/// block runs the loop.
+/// block runs the loop. A null `queue` runs block b's tile b only (a launch
+/// of the original grid: tileLaunch's other mode).
 class TileCursor {
 public:
   __device__ __forceinline__ TileCursor(TileQueue *queue, unsigned tiles)
@@ -139,11 +162,11 @@ public:
   /// pool (the loop's condition is false once).
   __device__ __forceinline__ bool more() {
     if (current < tiles) {
-      if (leader)
+      if (leader && queue)
         drawn = detail::drawTile(queue);
       return true;
     }
-    if (leader)
+    if (leader && queue)
       detail::leavePool(queue);
     return false;
   }
@@ -151,6 +174,12 @@ public:
   __device__ __forceinline__ unsigned tile() const { return current; }
   /// Hands the next tile to every thread of the block, behind a barrier.
   __device__ __forceinline__ void next() {
+    // Without a pool each block runs its own tile only, as the original
+    // grid did: no hand-over, no barrier.
+    if (!queue) {
+      current = tiles;
+      return;
+    }
     unsigned *handOver = handOverSlots();
     if (leader)
       handOver[slot] = drawn;
@@ -296,21 +325,135 @@ inline unsigned tileCount(dim3 grid) {
   return static_cast<unsigned>(n);
 }
 
+/// The two ways tileLaunch runs a kernel rewritten by --balance=tiles, the
+/// variants of its choice (distwar/variant_choice.h).
+enum class TileMode {
+  /// The persistent grid, tiles drawn from the stream's pool.
+  kDynamic = 0,
+  /// The original grid, block b running tile b: the original schedule, for
+  /// data whose tiles cost the same (the pool's barrier between tiles and
+  /// its draws then buy nothing).
+  kOnePerBlock = 1,
+};
+
+namespace detail {
+
+/// `ns::k<3u>` of a demangled `void ns::k<3u>(int*, float)`: no return
+/// type, no parameters.
+inline std::string qualifiedName(const std::string &demangled) {
+  std::string name = demangled;
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (size_t i = name.size(); i-- > 0;) {
+      depth += name[i] == ')' ? 1 : name[i] == '(' ? -1 : 0;
+      if (depth == 0) {
+        name.resize(i);
+        break;
+      }
+    }
+  }
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    depth += (c == '<' || c == '(') ? 1 : (c == '>' || c == ')') ? -1 : 0;
+    if (c == ' ' && depth == 0)
+      start = i + 1;
+  }
+  return name.substr(start);
+}
+
+/// The name of a kernel for the report: its symbol, demangled where the
+/// host compiler can.
+inline std::string kernelSymbolName(const void *kernel) {
+  const char *symbol = nullptr;
+  if (cudaFuncGetName(&symbol, kernel) != cudaSuccess || !symbol) {
+    cudaGetLastError();
+    return "kernel";
+  }
+  std::string name = symbol;
+#if defined(__GNUC__) || defined(__clang__)
+  int status = -1;
+  char *demangled = abi::__cxa_demangle(symbol, nullptr, nullptr, &status);
+  if (status == 0 && demangled)
+    name = qualifiedName(demangled);
+  std::free(demangled);
+#endif
+  return name;
+}
+
+/// The choice of mode of one kernel's launches, made on its first launch
+/// and owned by the site registry (its report line: `"choice": "tiles of
+/// <kernel>"`). The caller holds the registry's mutex.
+inline VariantState &tileModeChoice(SiteRegistry &registry,
+                                    const void *kernel) {
+  static auto *choices = new std::map<const void *, VariantState *>();
+  VariantState *&choice = (*choices)[kernel];
+  if (!choice) {
+    auto owned = std::make_unique<VariantState>(
+        "tiles of " + kernelSymbolName(kernel),
+        std::vector<std::string>{"dynamic-tiles", "one-tile-per-block"},
+        registry.environment());
+    choice = owned.get();
+    registry.choices.push_back(std::move(owned));
+  }
+  return *choice;
+}
+
+} // namespace detail
+
 /// A launch of a kernel rewritten by distwar-rewrite --balance=tiles: its
-/// configuration, and the arguments it takes first.
+/// configuration and the arguments it takes first. It lives in the block
+/// around the launch statement: when it is timed for the choice of mode,
+/// its end records the launch's end, so it must not outlive that block.
 struct TileLaunch {
-  dim3 grid;          ///< persistent: the blocks the device holds at once
-  dim3 block;         ///< as launched
-  size_t shared;      ///< as launched
+  dim3 grid;           ///< persistent: the blocks the device holds at once
+  dim3 block;          ///< as launched
+  size_t shared;       ///< as launched
   cudaStream_t stream; ///< as launched
-  TileQueue *queue;   ///< the stream's pool
-  unsigned tiles;     ///< the blocks of the original grid
-  dim3 original;      ///< the original grid, which gridDim reads see
+  TileQueue *queue;    ///< the stream's pool; null: one tile per block
+  unsigned tiles;      ///< the blocks of the original grid
+  dim3 original;       ///< the original grid, which gridDim reads see
+  TileMode mode = TileMode::kDynamic;
+
+  TileLaunch() = default;
+  TileLaunch(const TileLaunch &) = delete;
+  TileLaunch &operator=(const TileLaunch &) = delete;
+  TileLaunch(TileLaunch &&other) noexcept
+      : grid(other.grid), block(other.block), shared(other.shared),
+        stream(other.stream), queue(other.queue), tiles(other.tiles),
+        original(other.original), mode(other.mode), choice(other.choice),
+        ticket(other.ticket) {
+    other.choice = nullptr;
+  }
+  TileLaunch &operator=(TileLaunch &&) = delete;
+  ~TileLaunch() {
+    if (!choice)
+      return;
+    detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    choice->end(ticket);
+  }
+
+  /// Times this launch for \p state's choice (\p t from its begin()).
+  void timeFor(detail::VariantState &state, const VariantTicket &t) {
+    assert(!choice && "a launch is timed once");
+    choice = &state;
+    ticket = t;
+  }
+
+private:
+  detail::VariantState *choice = nullptr;
+  VariantTicket ticket;
 };
 
 /// The launch of \p kernel that the original launch `<<<grid, block,
 /// shared, stream>>>` becomes. An empty grid stays empty, so that the
-/// launch fails as the original did.
+/// launch fails as the original did. The mode is each kernel's choice:
+/// timed on the program's own launches (DISTWAR_AUTOTUNE,
+/// DISTWAR_AUTOTUNE_INTERVAL), dynamic tiles without tuning; its search
+/// waits while a wrapped launch searches for thresholds, so that neither
+/// times the other's candidates.
 template <typename Kernel>
 TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
                       cudaStream_t stream) {
@@ -323,6 +466,21 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
   l.grid = grid;
   l.queue = nullptr;
   if (l.tiles == 0)
+    return l;
+  detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+  if (!registry.environmentError().empty())
+    throw std::invalid_argument(registry.environmentError());
+  VariantTicket t;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    detail::VariantState &choice = detail::tileModeChoice(
+        registry, reinterpret_cast<const void *>(kernel));
+    t = choice.begin(stream, !registry.launchSearching());
+    if (t.pair >= 0)
+      l.timeFor(choice, t);
+  }
+  l.mode = static_cast<TileMode>(t.variant);
+  if (l.mode == TileMode::kOnePerBlock)
     return l;
   l.grid = dim3(cachedPersistentBlocks(
       kernel, static_cast<int>(block.x * block.y * block.z), shared, l.tiles));

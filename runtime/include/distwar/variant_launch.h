@@ -81,7 +81,8 @@ public:
     return lines;
   }
 
-  VariantTicket begin(cudaStream_t stream) {
+  /// `mayTime`: false runs the variant in force untimed (the search waits).
+  VariantTicket begin(cudaStream_t stream, bool mayTime = true) {
     VariantTicket t;
     t.stream = stream;
     int device = 0;
@@ -104,7 +105,7 @@ public:
     if (!d.broken)
       collect(d);
     const VariantChoice::Plan plan =
-        d.choice.next(!d.broken && !d.free.empty());
+        d.choice.next(mayTime && !d.broken && !d.free.empty());
     t.variant = plan.variant;
     if (plan.ticket < 0)
       return t;

@@ -9,7 +9,11 @@
 // barrier); bodies of very different costs (a heavy tile among light ones,
 // so that the blocks draw different numbers of tiles). After all launches
 // the queue must be back to zero, and a queue left dirty on purpose must be
-// emptied by reset().
+// emptied by reset(). Then a kernel written as distwar-rewrite --balance=tiles
+// writes one (a TileCursor loop, the tile's place from tileIndex, a `goto`
+// for `return`), launched through tileLaunch again and again on a 2D grid:
+// both of the launch's modes (dynamic tiles, one tile per block) must run,
+// each tile once per launch in either, and the choice must be in the report.
 // `--small` runs a subset for compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
@@ -18,7 +22,10 @@
 
 #include <distwar/tiles.cuh>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -122,10 +129,79 @@ void checkReset(gpucheck::Tally &tally) {
   cudaFree(counts);
 }
 
+/// countTiles as the rewriter writes a kernel: the body in a TileCursor
+/// loop, blockIdx from the tile, an early `return` as a jump to the end.
+__global__ void countCursorTiles(distwar::TileQueue *queue, unsigned tiles,
+                                 dim3 grid, unsigned *counts, unsigned heavy) {
+  for (distwar::TileCursor cursor(queue, tiles); cursor.more();
+       cursor.next()) {
+    const uint3 index = distwar::tileIndex(cursor.tile(), grid);
+    {
+      const unsigned tile = index.x + grid.x * index.y;
+      if (threadIdx.x % 3 == 1)
+        goto tile_end;
+      work(tile == heavy ? 100000 : 1000);
+      if (threadIdx.x == 0)
+        atomicAdd(&counts[tile], 1u);
+    }
+  tile_end:;
+  }
+}
+
+/// tileLaunch's two modes on one launch statement, as its choice moves.
+void checkLaunchModes(gpucheck::Tally &tally, int launches) {
+  const dim3 grid(37, 11);
+  const unsigned tiles = grid.x * grid.y;
+  unsigned *counts = nullptr;
+  gpucheck::require(cudaMalloc(&counts, tiles * sizeof(unsigned)),
+                    "cudaMalloc");
+  gpucheck::require(cudaMemset(counts, 0, tiles * sizeof(unsigned)),
+                    "cudaMemset");
+  int seen[2] = {0, 0};
+  for (int launch = 1; launch <= launches; ++launch) {
+    {
+      const distwar::TileLaunch l =
+          distwar::tileLaunch(countCursorTiles, grid, dim3(64), 0, nullptr);
+      ++seen[static_cast<int>(l.mode)];
+      countCursorTiles<<<l.grid, l.block, l.shared, l.stream>>>(
+          l.queue, l.tiles, l.original, counts, tiles / 2);
+    }
+    gpucheck::require(cudaGetLastError(), "tileLaunch");
+    gpucheck::waitOrDie("tileLaunch");
+    const std::vector<unsigned> got = gpucheck::download(counts, tiles);
+    size_t wrong = 0;
+    for (unsigned v : got)
+      wrong += v != unsigned(launch);
+    tally.check(wrong == 0, "tileLaunch, launch " + std::to_string(launch) +
+                                ": " + std::to_string(wrong) +
+                                " tiles not run exactly once per launch");
+  }
+  tally.check(seen[0] > 0 && seen[1] > 0,
+              "tileLaunch ran dynamic tiles " + std::to_string(seen[0]) +
+                  " times and one tile per block " + std::to_string(seen[1]) +
+                  " times: both modes should run");
+  std::string line;
+  {
+    distwar::detail::SiteRegistry &registry =
+        distwar::detail::SiteRegistry::instance();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    for (const auto &choice : registry.choices)
+      for (const std::string &l : choice->reportLines())
+        if (l.find("tiles of (anonymous namespace)::countCursorTiles\"") !=
+            std::string::npos)
+          line = l;
+  }
+  std::printf("  %s\n", line.c_str());
+  tally.check(!line.empty(), "no report line for the tile mode choice");
+  cudaFree(counts);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   gpucheck::skipWithoutDevice();
+  // Re-checks often enough that the choice is searched more than once.
+  setenv("DISTWAR_AUTOTUNE_INTERVAL", "16", 1);
   const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
   gpucheck::Tally tally;
   const dim3 warp(32), tile(16, 16);
@@ -142,5 +218,6 @@ int main(int argc, char **argv) {
   for (const Case &c : cases)
     runCase(tally, c);
   checkReset(tally);
+  checkLaunchModes(tally, small ? 12 : 120);
   return tally.finish();
 }

@@ -373,3 +373,32 @@ TEST(LaunchSchedule, SameDecisionsAsReadingBackEveryLaunch) {
                        << scheduled[first];
   EXPECT_GE(d.schedule.tuner().searches(), 3);
 }
+
+TEST(LaunchSchedule, SearchingUntilSettledThenDuringRechecks) {
+  OnlineTunerOptions o;
+  o.recheckInterval = 200;
+  Device d(o);
+  EXPECT_FALSE(d.schedule.searching()) << "no launch yet";
+  d.launch();
+  EXPECT_TRUE(d.schedule.searching()) << "warm-up and search";
+  ASSERT_GT(d.settle(), 0);
+  EXPECT_FALSE(d.schedule.searching());
+  bool rechecked = false;
+  for (int i = 0; i < 400 && !rechecked; ++i) {
+    d.launch();
+    rechecked = d.schedule.searching();
+  }
+  EXPECT_TRUE(rechecked) << "a re-check is a search";
+}
+
+TEST(LaunchSchedule, NotSearchingWhatNothingTunesOrAfterAFreeze) {
+  Device untuned;
+  untuned.sites.tuned = false;
+  run(untuned, 10);
+  EXPECT_FALSE(untuned.schedule.searching());
+  Device frozen;
+  run(frozen, 10);
+  ASSERT_TRUE(frozen.schedule.searching());
+  frozen.schedule.freeze();
+  EXPECT_FALSE(frozen.schedule.searching());
+}
