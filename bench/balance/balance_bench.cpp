@@ -16,6 +16,11 @@
 // (distwar/variant_launch.h), launched kWarmLaunches times (its searches)
 // before the rounds, then timed in them like the others. Last, the switch:
 // one tuned launch statement fed the severe scene, then the medium one.
+// Where they are built, the tool's output runs too: `tool: tiles`, the
+// forward rewritten by distwar-rewrite --balance=tiles; `tool: auto`, the
+// backward batched, and `tool: auto+tiles`, batched and balanced. Each is
+// launched kWarmLaunches times first (its threshold search and its choice
+// of tile mode run on those launches), and its choice of mode is reported.
 #include "common/BenchDriver.h"
 #include "gaussians_balance.h"
 #include "kernel_resources.h"
@@ -29,9 +34,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#if DWK_BENCH_TOOL_TILES
+DWK_DECLARE_GAUSSIAN_FORWARD(dwk_tiles)
+DWK_DECLARE_GAUSSIAN_BACKWARD(dwk_tiles)
+DWK_DECLARE_GAUSSIAN_BACKWARD(dwk_auto)
+#endif
 
 using namespace dwk;
 using dwk_bench::jsonString;
@@ -185,6 +197,59 @@ Warmup warm(const std::function<void()> &launch,
   return {total / kWarmLaunches};
 }
 
+// The tool's forward (--balance=tiles), warmed like `tuned`.
+void addToolForward(std::vector<Run> &runs, GaussianDeviceScene &d,
+                    Timer &timer) {
+#if DWK_BENCH_TOOL_TILES
+  auto launch = [&d] { dwk_tiles::gaussianForward(d, 0); };
+  warm(launch, [] {}, timer);
+  runs.push_back({"tool: tiles", [] {}, launch});
+#else
+  (void)runs, (void)d, (void)timer;
+#endif
+}
+
+// The tool's backward, batched, then batched and balanced, warmed.
+void addToolBackward(std::vector<Run> &runs, GaussianDeviceScene &d,
+                     const GaussianBackwardArgs &args, Timer &timer) {
+#if DWK_BENCH_TOOL_TILES
+  auto zero = [&d] { d.zeroGradients(); };
+  auto batched = [&args] { dwk_auto::gaussianBackward(args, 0); };
+  auto balanced = [&args] { dwk_tiles::gaussianBackward(args, 0); };
+  warm(batched, zero, timer);
+  warm(balanced, zero, timer);
+  runs.push_back({"tool: auto", zero, batched});
+  runs.push_back({"tool: auto+tiles", zero, balanced});
+#else
+  (void)runs, (void)d, (void)args, (void)timer;
+#endif
+}
+
+// The report lines of the tile modes chosen so far (distwar/tiles.cuh), one
+// per line; the choices live for the whole process, so a later preset's
+// lines hold the launches of the earlier ones too.
+std::string tileModeReport() {
+  std::string out;
+  distwar::detail::SiteRegistry &registry =
+      distwar::detail::SiteRegistry::instance();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (const auto &choice : registry.choices)
+    for (const std::string &line : choice->reportLines())
+      if (line.find("\"tiles of ") != std::string::npos)
+        out += line + "\n";
+  return out;
+}
+
+// "a\nb\n" as "a, b".
+std::string joinedLines(const std::string &lines) {
+  std::string out;
+  size_t start = 0;
+  for (size_t end; (end = lines.find('\n', start)) != std::string::npos;
+       start = end + 1)
+    out += (out.empty() ? "" : ", ") + lines.substr(start, end - start);
+  return out;
+}
+
 // One preset: the forward kernels, then the backward kernels (on the
 // original forward's outputs, without the depth loss, as distwar_bench).
 std::string benchCase(const std::string &preset, uint64_t seed, int reps,
@@ -213,6 +278,7 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
   TunedForward tunedForward(d, pool);
   const Warmup fwdWarmup = warm(tunedForward.run, [] {}, timer);
   forward.push_back({"tuned", [] {}, tunedForward.run});
+  addToolForward(forward, d, timer);
   timeInterleaved(forward, reps, timer);
   d.forward();
   const GaussianBackwardArgs args = d.backwardArgs(false);
@@ -225,6 +291,7 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
   const Warmup bwdWarmup =
       warm(tunedBackward.run, [&d] { d.zeroGradients(); }, timer);
   backward.push_back({"tuned", [&d] { d.zeroGradients(); }, tunedBackward.run});
+  addToolBackward(backward, d, args, timer);
   timeInterleaved(backward, reps, timer);
 
   std::vector<std::pair<std::string, dwk_bench::LaunchResources>> resources;
@@ -274,7 +341,10 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
          << ", \"tuned_report\": " << launcher.report() << "}";
   }
   printResources(resources);
-  json << ", \"resources\": " << resourcesJson(resources) << "}";
+  const std::string modes = tileModeReport();
+  std::printf("  tile modes:\n%s", modes.c_str());
+  json << ", \"resources\": " << resourcesJson(resources)
+       << ", \"tile_modes\": [" << joinedLines(modes) << "]}";
   return json.str();
 }
 

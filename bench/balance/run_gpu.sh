@@ -6,6 +6,10 @@
 #
 #   bench/balance/run_gpu.sh <out-dir> [distwar_balance_bench arguments]
 #
+# With DISTWAR_PREGENERATED_DIR (a folder of tool output from `ninja
+# distwar-pregenerate`), the tool's --balance=tiles kernels and the batched
+# backward are built, checked (tool-tiles.log) and benchmarked too.
+#
 # Writes <out-dir>/{device.txt,build.log,tiles.log (the tile queue and the
 # variant launcher),balance-test.log,sanitize.log,bench.log,bench.json,
 # report.jsonl}; exits non-zero when a check fails.
@@ -20,12 +24,23 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
   nvcc --version | tail -1
 } >"$out/device.txt" 2>&1
+pregenerated=()
+tool_tests=()
+if [ -n "${DISTWAR_PREGENERATED_DIR:-}" ]; then
+  pregenerated=(-DDISTWAR_PREGENERATED_DIR="$(cd "$DISTWAR_PREGENERATED_DIR" && pwd)"
+                -DDISTWAR_KERNEL_VARIANTS=auto)
+  tool_tests=(distwar_tiles_gpu_test)
+fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DDISTWAR_BUILD_TOOL=OFF >"$out/build.log" 2>&1 &&
+  -DDISTWAR_BUILD_TOOL=OFF "${pregenerated[@]}" >"$out/build.log" 2>&1 &&
   ninja -C "$build" -j"$(nproc)" distwar_tiles_gputest distwar_variant_launch_gputest \
-    distwar_balance_gpu_test distwar_balance_bench >>"$out/build.log" 2>&1 ||
+    distwar_balance_gpu_test distwar_balance_bench "${tool_tests[@]}" >>"$out/build.log" 2>&1 ||
   { tail -40 "$out/build.log"; exit 1; }
 status=0
+if [ ${#tool_tests[@]} -gt 0 ]; then
+  "$build/test/gpu/kernels/distwar_tiles_gpu_test" >"$out/tool-tiles.log" 2>&1 || status=1
+  echo "tool tiles: $(grep -E 'passed, ' "$out/tool-tiles.log" | tail -1)"
+fi
 "$build/test/gpu/runtime/distwar_tiles_gputest" >"$out/tiles.log" 2>&1 || status=1
 "$build/test/gpu/runtime/distwar_variant_launch_gputest" >>"$out/tiles.log" 2>&1 || status=1
 echo "tiles, variant launch: $(grep -E 'passed, |FAIL' "$out/tiles.log" | tr '\n' ' ')"
