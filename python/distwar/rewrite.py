@@ -91,6 +91,39 @@ def mentions_atomics(path, include_dirs=()):
     return False
 
 
+_CONFIG = ".distwar.yaml"
+_BALANCE_TILES = re.compile(rb"^\s*Balance\s*:\s*['\"]?tiles['\"]?\s*(#.*)?$", re.MULTILINE)
+# nvcc also takes the launch spelled `<< <...>> >`.
+_LAUNCH = re.compile(rb"<<\s*<")
+
+
+def balances_tiles(path):
+    """Whether the .distwar.yaml that distwar-rewrite reads for `path` (the
+    nearest one in its folder or above) asks for `Balance: tiles`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        config = os.path.join(folder, _CONFIG)
+        if os.path.isfile(config):
+            with open(config, "rb") as f:
+                return bool(_BALANCE_TILES.search(f.read()))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+
+
+def worth_rewriting(path, include_dirs=()):
+    """Whether the tool may change `path`: it mentions atomicAdd (or a header
+    of it does), or it launches kernels where `Balance: tiles` is asked for
+    (a forward render has no atomic, and its kernel is what gets balanced)."""
+    if mentions_atomics(path, include_dirs):
+        return True
+    if not balances_tiles(path):
+        return False
+    with open(path, "rb") as f:
+        return bool(_LAUNCH.search(f.read()))
+
+
 def _depfile_inputs(depfile):
     with open(depfile) as f:
         text = f.read().replace("\\\n", " ")

@@ -6,6 +6,7 @@ extension's CUDA sources rewritten by distwar-rewrite. In setup.py:
 
 (in place of torch's BuildExtension; everything else stays). While
 build_ext runs (never at import), every .cu source that mentions atomicAdd
+(or, where its .distwar.yaml asks for `Balance: tiles`, launches a kernel)
 is rewritten with the extension's own include directories, macros and nvcc
 flags (torch's included), the copy is compiled instead, and the runtime
 headers join the include path. The copies go to
@@ -178,7 +179,7 @@ class BuildExtension(cpp_extension.BuildExtension):
         sources, dirs, notes = [], [], []
         search = _own_include_dirs(extension)
         for src in extension.sources:
-            if not src.endswith(".cu") or not rewrite.mentions_atomics(src, search):
+            if not src.endswith(".cu") or not rewrite.worth_rewriting(src, search):
                 sources.append(src)
                 continue
             rel = extension.name + "/" + rewrite.relative_path(src, base)

@@ -98,6 +98,26 @@ check(not rewrite.mentions_atomics(os.path.join(src_dir, "macro.cu")),
       "a header not on the include path is not read")
 check(not rewrite.mentions_atomics(os.path.join(src_dir, "none.cu")), "no atomicAdd")
 
+# A launch without atomics is worth rewriting where .distwar.yaml asks for
+# balanced tiles (the nearest file decides, as the tool's search does).
+with open(os.path.join(src_dir, "launch.cu"), "w") as f:
+    f.write('__global__ void k(float *g) { g[blockIdx.x] = 1.f; }\n'
+            'void run(float *g) { k<< <4, 32>> >(g); }\n')
+check(not rewrite.worth_rewriting(os.path.join(src_dir, "launch.cu")),
+      "a launch without atomics and no Balance: left alone")
+with open(os.path.join(scratch, ".distwar.yaml"), "w") as f:
+    f.write("Variant: auto\nBalance: tiles  # the forward too\n")
+check(rewrite.worth_rewriting(os.path.join(src_dir, "launch.cu")),
+      "a launch under Balance: tiles is rewritten")
+check(not rewrite.worth_rewriting(os.path.join(src_dir, "none.cu")),
+      "Balance: tiles, but nothing launched and no atomicAdd")
+with open(os.path.join(src_dir, ".distwar.yaml"), "w") as f:
+    f.write("Balance: none\n")
+check(not rewrite.worth_rewriting(os.path.join(src_dir, "launch.cu")),
+      "the nearest .distwar.yaml decides")
+os.remove(os.path.join(src_dir, ".distwar.yaml"))
+os.remove(os.path.join(scratch, ".distwar.yaml"))
+
 # Rewriting into a folder.
 ext_dir = os.path.join(root, "examples", "torch", "ext")
 splat = os.path.join(ext_dir, "splat_backward.cu")
