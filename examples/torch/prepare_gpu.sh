@@ -7,6 +7,9 @@
 #                         third_party/glm, and setup_distwar.py: its setup.py
 #                         with the one-line change
 #   <work>/gen-raster     its rewritten copies (backward.cu)
+#   <work>/rasterizer-tiles  the same with a .distwar.yaml asking for
+#                         `Balance: tiles`, and <work>/gen-raster-tiles its
+#                         copies (forward.cu and backward.cu balanced)
 # Both are made by the package's BuildExtension (--distwar-pregenerate), as a
 # user would, with the same flags as the build there; nothing is compiled.
 #
@@ -61,5 +64,11 @@ diff "$ras/setup.py" "$ras/setup_distwar.py" || true
 (cd "$ras" && "$py" setup_distwar.py build_ext --distwar-pregenerate "$work/gen-raster" \
    --build-temp "$tmp/raster") | grep '^distwar:'
 rm -rf "$ras/build" "$ras"/*.egg-info
+# The same, its render kernels also balanced across tiles.
+cp -r "$ras" "$work/rasterizer-tiles"
+printf 'Balance: tiles\n' >"$work/rasterizer-tiles/.distwar.yaml"
+(cd "$work/rasterizer-tiles" && "$py" setup_distwar.py build_ext --distwar-pregenerate \
+   "$work/gen-raster-tiles" --build-temp "$tmp/raster-tiles") | grep '^distwar:'
+rm -rf "$work/rasterizer-tiles/build" "$work/rasterizer-tiles"/*.egg-info
 echo "prepared $work ($(du -sh "$work" | cut -f1)); on the GPU machine:"
 echo "  examples/torch/run_gpu.sh $work <out dir>"

@@ -45,9 +45,13 @@ fi
 export PYTHONPATH=$site
 
 # 2. Builds, side by side.
-rm -rf "$out/plain" "$out/distwar"
+rm -rf "$out/plain" "$out/distwar" "$out/tiles"
 cp -r "$work/rasterizer" "$out/plain"
 cp -r "$work/rasterizer" "$out/distwar"
+tiles_pid=
+if [ -d "$work/rasterizer-tiles" ]; then
+  cp -r "$work/rasterizer-tiles" "$out/tiles"
+fi
 build_start=$(date +%s)
 (cd "$here/ext" && DISTWAR_PREGENERATED_DIR=$work/gen-ext \
    python3 setup.py build_ext --inplace --build-temp "$out/build-ext") >"$out/build-ext.log" 2>&1 &
@@ -57,15 +61,27 @@ plain_pid=$!
 (cd "$out/distwar" && DISTWAR_PREGENERATED_DIR=$work/gen-raster \
    python3 setup_distwar.py build_ext --inplace) >"$out/build-distwar.log" 2>&1 &
 distwar_pid=$!
+if [ -d "$out/tiles" ]; then
+  (cd "$out/tiles" && DISTWAR_PREGENERATED_DIR=$work/gen-raster-tiles \
+     python3 setup_distwar.py build_ext --inplace) >"$out/build-tiles.log" 2>&1 &
+  tiles_pid=$!
+fi
 wait $ext_pid; ext_rc=$?
 wait $plain_pid; plain_rc=$?
 wait $distwar_pid; distwar_rc=$?
-for b in ext plain distwar; do
+builds="ext plain distwar"
+tiles_args=()
+if [ -n "$tiles_pid" ]; then
+  wait $tiles_pid; tiles_rc=$?
+  builds="$builds tiles"
+  [ "$tiles_rc" -eq 0 ] && tiles_args=(--tiles "$out/tiles")
+fi
+for b in $builds; do
   rc_var=${b}_rc
   if [ "${!rc_var}" -ne 0 ]; then tail -25 "$out/build-$b.log"; fi
   note build "${!rc_var}" "$b: $(grep '^distwar:' "$out/build-$b.log" | tr '\n' ' ')"
 done
-note build 0 "all three in $(( $(date +%s) - build_start )) s"
+note build 0 "all of them in $(( $(date +%s) - build_start )) s"
 
 # 3. The splat extension: correctness, then kernel times.
 if [ "$ext_rc" -eq 0 ]; then
@@ -78,7 +94,7 @@ fi
 # 4. Training, last (its table ends the output).
 if [ "$plain_rc" -eq 0 ] && [ "$distwar_rc" -eq 0 ]; then
   python3 "$here/train_gaussians.py" --plain "$out/plain" --distwar "$out/distwar" \
-    --out "$out/train" --iterations "$iterations" >"$out/train.log" 2>&1
+    "${tiles_args[@]}" --out "$out/train" --iterations "$iterations" >"$out/train.log" 2>&1
   train_rc=$?
   note train "$train_rc" "$(grep -c '' "$out/train/distwar-report.jsonl" 2>/dev/null || echo no) report line(s) written at exit"
 else
@@ -89,5 +105,5 @@ cat "$summary"
 echo "--- DISTWAR_REPORT of the tuned run:"
 cat "$out/train/distwar-report.jsonl" 2>/dev/null
 echo "--- training:"
-tail -9 "$out/train.log" 2>/dev/null
+tail -14 "$out/train.log" 2>/dev/null
 ! grep -q ' FAIL ' "$summary" && [ "$train_rc" -eq 0 ]

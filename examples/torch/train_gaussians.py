@@ -11,8 +11,15 @@ other run equally often):
              tuned run settled on first (what tuning should match)
   control    a second copy of `fixed`: how much two identical builds differ
              in this process (the noise floor of the overhead figure)
+  tiles      (with --tiles) the distwar build with `Balance: tiles` in its
+             .distwar.yaml: the forward and backward render kernels also
+             balanced across tiles (docs/BALANCING.md), tuned by their
+             launches; before training, its image and gradients are compared
+             with the plain build's, against the plain build's own
+             run-to-run spread
 
-    train_gaussians.py --plain DIR --distwar DIR --out DIR [--iterations N]
+    train_gaussians.py --plain DIR --distwar DIR [--tiles DIR] --out DIR
+                       [--iterations N]
 
 DIR: a folder holding the built package diff_gaussian_rasterization/ (with
 its _C extension, `setup.py build_ext --inplace`). The scene: `--gt` random
@@ -153,7 +160,8 @@ class Run:
         self.params = {k: v.clone().requires_grad_(True) for k, v in init.items()}
         self.opt = torch.optim.Adam(
             [{"params": [p], "lr": self.LR[k]} for k, p in self.params.items()], eps=1e-15)
-        self.iteration_ms, self.backward_ms, self.losses = [], [], []
+        self.iteration_ms, self.forward_ms, self.backward_ms = [], [], []
+        self.losses = []
 
     def step(self, camera, target):
         e = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
@@ -172,6 +180,7 @@ class Run:
         e, end, loss = self._pending
         end.synchronize()  # the events are recorded, not yet reached
         self.iteration_ms.append(e[0].elapsed_time(end))
+        self.forward_ms.append(e[0].elapsed_time(e[1]))
         self.backward_ms.append(e[1].elapsed_time(e[2]))
         self.losses.append(loss.item())
 
@@ -197,6 +206,39 @@ def balanced_orders(n):
     return orders
 
 
+def image_and_gradients(module, params, camera, target):
+    """The rendered image and every parameter's gradient of the L1 loss."""
+    p = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
+    image = render(module, p, camera)
+    (image - target).abs().mean().backward()
+    return image.detach(), {k: v.grad.detach() for k, v in p.items()}
+
+
+def rel_l2(a, b):
+    return ((a - b).norm() / b.norm().clamp_min(1e-30)).item()
+
+
+def agreement(plain, other, params, views, targets, repeats=3):
+    """`other` against `plain` on each view: the image's largest difference
+    and each gradient's relative L2 distance, beside the largest distance
+    between plain's own repeated runs (its float atomics reorder)."""
+    out = {"image_max_abs": 0.0, "gradients": {}}
+    for camera, target in zip(views, targets):
+        image, grads = image_and_gradients(plain, params, camera, target)
+        spread = {k: 0.0 for k in grads}
+        for _ in range(repeats):
+            _, again = image_and_gradients(plain, params, camera, target)
+            for k in grads:
+                spread[k] = max(spread[k], rel_l2(again[k], grads[k]))
+        o_image, o_grads = image_and_gradients(other, params, camera, target)
+        out["image_max_abs"] = max(out["image_max_abs"], (o_image - image).abs().max().item())
+        for k in grads:
+            g = out["gradients"].setdefault(k, {"rel_l2": 0.0, "plain_spread": 0.0})
+            g["rel_l2"] = max(g["rel_l2"], rel_l2(o_grads[k], grads[k]))
+            g["plain_spread"] = max(g["plain_spread"], spread[k])
+    return out
+
+
 def site_report(module, path):
     dwt.write_report(module._C, path)
     return dwt.read_report(path)
@@ -206,6 +248,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--plain", required=True)
     ap.add_argument("--distwar", required=True)
+    ap.add_argument("--tiles", help="a distwar build balanced across tiles")
     ap.add_argument("--out", required=True)
     ap.add_argument("--iterations", type=int, default=2000)
     ap.add_argument("--size", type=int, default=800)
@@ -266,6 +309,11 @@ def main():
 
     runs = [Run("plain", plain, init), Run("distwar", tuned, init), Run("fixed", fixed, init),
             Run("control", control, init)]
+    checks = {}
+    if args.tiles:
+        tiles = load_rasterizer(args.tiles, "dgr_tiles")
+        checks["tiles"] = agreement(plain, tiles, init, views[:4], targets[:4])
+        runs.append(Run("tiles", tiles, init))
     # Each run takes each place in the iteration, and follows each other run,
     # equally often: neither its place nor the run before it (caches, clocks,
     # how far the host got ahead while the GPU ran a slow plain backward) may
@@ -289,12 +337,13 @@ def main():
 
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "size": args.size, "points": args.points, "iterations": args.iterations,
-               "fixed_threshold": fixed_threshold, "runs": {}}
+               "fixed_threshold": fixed_threshold, "checks": checks, "runs": {}}
     skip = min(10, args.iterations // 10)  # allocator and cache warm-up, alike for all
     for r in runs:
         results["runs"][r.name] = {
             "iteration_ms": statistics.mean(r.iteration_ms[skip:]),
             "iteration_ms_median": statistics.median(r.iteration_ms[skip:]),
+            "forward_ms": statistics.mean(r.forward_ms[skip:]),
             "backward_ms": statistics.mean(r.backward_ms[skip:]),
             "final_loss": statistics.mean(r.losses[-50:]),
             "test_psnr": r.test_psnr(test_views, test_targets),
@@ -318,16 +367,23 @@ def main():
     print("%s, %dx%d, %d Gaussians, %d iterations, torch %s" % (
         results["device"], args.size, args.size, args.points, args.iterations, torch.__version__))
     base = results["runs"]["plain"]
-    print("| run | ms / iteration | backward ms | speedup (iteration) | test PSNR |")
-    print("|---|---|---|---|---|")
+    for name, check in checks.items():
+        worst = max(g["rel_l2"] / max(g["plain_spread"], 1e-7) for g in check["gradients"].values())
+        print("%s against plain: image max |diff| %.3g; gradients (rel. L2, plain's own spread): %s; "
+              "worst %.2fx the spread" % (name, check["image_max_abs"], ", ".join(
+                  "%s %.2g (%.2g)" % (k, g["rel_l2"], g["plain_spread"])
+                  for k, g in sorted(check["gradients"].items())), worst))
+    print("| run | ms / iteration | forward ms | backward ms | speedup (iteration) | test PSNR |")
+    print("|---|---|---|---|---|---|")
     for r in runs:
         s = results["runs"][r.name]
         label = {"plain": "plain", "distwar": "distwar, tuned by its launches",
                  "fixed": "distwar, DISTWAR_THRESHOLD=%d" % fixed_threshold,
-                 "control": "distwar, DISTWAR_THRESHOLD=%d (a second copy)" % fixed_threshold
+                 "control": "distwar, DISTWAR_THRESHOLD=%d (a second copy)" % fixed_threshold,
+                 "tiles": "distwar and Balance: tiles, tuned by its launches",
                  }[r.name]
-        print("| %s | %.3f | %.3f | %.2fx | %.2f dB |" % (
-            label, s["iteration_ms"], s["backward_ms"],
+        print("| %s | %.3f | %.3f | %.3f | %.2fx | %.2f dB |" % (
+            label, s["iteration_ms"], s["forward_ms"], s["backward_ms"],
             base["iteration_ms"] / s["iteration_ms"], s["test_psnr"]))
     t, f_, c = results["runs"]["distwar"], results["runs"]["fixed"], results["runs"]["control"]
     print("two identical fixed builds differ by: %+.2f%% per iteration (mean), %+.2f%% (median); "
@@ -340,6 +396,13 @@ def main():
           % (100 * (t["iteration_ms"] / f_["iteration_ms"] - 1),
              100 * (t["iteration_ms_median"] / f_["iteration_ms_median"] - 1),
              100 * (t["backward_ms"] / f_["backward_ms"] - 1)))
+    if "tiles" in results["runs"]:
+        b = results["runs"]["tiles"]
+        print("tiles against distwar (tuned): %.3fx per iteration (mean), %.3fx (median); "
+              "forward %.3fx, backward %.3fx"
+              % (t["iteration_ms"] / b["iteration_ms"],
+                 t["iteration_ms_median"] / b["iteration_ms_median"],
+                 t["forward_ms"] / b["forward_ms"], t["backward_ms"] / b["backward_ms"]))
     return 0
 
 
