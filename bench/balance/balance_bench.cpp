@@ -26,6 +26,7 @@
 #include "kernel_resources.h"
 #include "tiles.h"
 
+#include <distwar/tiles.cuh>
 #include <distwar/variant_launch.h>
 
 #include <algorithm>
@@ -34,7 +35,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -225,28 +225,13 @@ void addToolBackward(std::vector<Run> &runs, GaussianDeviceScene &d,
 #endif
 }
 
-// The report lines of the tile modes chosen so far (distwar/tiles.cuh), one
-// per line; the choices live for the whole process, so a later preset's
+// The tile modes chosen so far (distwar/tiles.cuh), as JSON objects joined
+// by ", "; the choices live for the whole process, so a later preset's
 // lines hold the launches of the earlier ones too.
-std::string tileModeReport() {
+std::string tileModeJson() {
   std::string out;
-  distwar::detail::SiteRegistry &registry =
-      distwar::detail::SiteRegistry::instance();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  for (const auto &choice : registry.choices)
-    for (const std::string &line : choice->reportLines())
-      if (line.find("\"tiles of ") != std::string::npos)
-        out += line + "\n";
-  return out;
-}
-
-// "a\nb\n" as "a, b".
-std::string joinedLines(const std::string &lines) {
-  std::string out;
-  size_t start = 0;
-  for (size_t end; (end = lines.find('\n', start)) != std::string::npos;
-       start = end + 1)
-    out += (out.empty() ? "" : ", ") + lines.substr(start, end - start);
+  for (const std::string &line : distwar::tileModeReport())
+    out += (out.empty() ? "" : ", ") + line;
   return out;
 }
 
@@ -341,10 +326,10 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
          << ", \"tuned_report\": " << launcher.report() << "}";
   }
   printResources(resources);
-  const std::string modes = tileModeReport();
-  std::printf("  tile modes:\n%s", modes.c_str());
+  for (const std::string &line : distwar::tileModeReport())
+    std::printf("  tile mode: %s\n", line.c_str());
   json << ", \"resources\": " << resourcesJson(resources)
-       << ", \"tile_modes\": [" << joinedLines(modes) << "]}";
+       << ", \"tile_modes\": [" << tileModeJson() << "]}";
   return json.str();
 }
 

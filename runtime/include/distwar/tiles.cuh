@@ -385,10 +385,15 @@ inline std::string kernelSymbolName(const void *kernel) {
 /// The choice of mode of one kernel's launches, made on its first launch
 /// and owned by the site registry (its report line: `"choice": "tiles of
 /// <kernel>"`). The caller holds the registry's mutex.
+/// Every kernel's choice, made so far (owned by the registry).
+inline std::map<const void *, VariantState *> &tileModeChoices() {
+  static auto *choices = new std::map<const void *, VariantState *>();
+  return *choices;
+}
+
 inline VariantState &tileModeChoice(SiteRegistry &registry,
                                     const void *kernel) {
-  static auto *choices = new std::map<const void *, VariantState *>();
-  VariantState *&choice = (*choices)[kernel];
+  VariantState *&choice = tileModeChoices()[kernel];
   if (!choice) {
     auto owned = std::make_unique<VariantState>(
         "tiles of " + kernelSymbolName(kernel),
@@ -401,6 +406,18 @@ inline VariantState &tileModeChoice(SiteRegistry &registry,
 }
 
 } // namespace detail
+
+/// The report's lines (JSON, as DISTWAR_REPORT writes them) of every
+/// kernel's tile mode choice so far, one per kernel and device.
+inline std::vector<std::string> tileModeReport() {
+  detail::SiteRegistry &registry = detail::SiteRegistry::instance();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::vector<std::string> lines;
+  for (const auto &entry : detail::tileModeChoices())
+    for (std::string &line : entry.second->reportLines())
+      lines.push_back(std::move(line));
+  return lines;
+}
 
 /// A launch of a kernel rewritten by distwar-rewrite --balance=tiles: its
 /// configuration and the arguments it takes first. It lives in the block

@@ -25,7 +25,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -181,16 +180,10 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
                   " times and one tile per block " + std::to_string(seen[1]) +
                   " times: both modes should run");
   std::string line;
-  {
-    distwar::detail::SiteRegistry &registry =
-        distwar::detail::SiteRegistry::instance();
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    for (const auto &choice : registry.choices)
-      for (const std::string &l : choice->reportLines())
-        if (l.find("tiles of (anonymous namespace)::countCursorTiles\"") !=
-            std::string::npos)
-          line = l;
-  }
+  for (const std::string &l : distwar::tileModeReport())
+    if (l.find("tiles of (anonymous namespace)::countCursorTiles\"") !=
+        std::string::npos)
+      line = l;
   std::printf("  %s\n", line.c_str());
   tally.check(!line.empty(), "no report line for the tile mode choice");
   cudaFree(counts);
