@@ -33,81 +33,50 @@ std::vector<std::array<size_t, 3>> runsOf(llvm::StringRef Code) {
 
 using Runs = std::vector<std::array<size_t, 3>>;
 
+/// A kernel that adds `v` to fields \p Fields, in this order, of one element
+/// per lane of an array of \p Element (declared by \p Decl, if any).
+std::string addsTo(llvm::StringRef Decl, llvm::StringRef Element,
+                   llvm::StringRef Value,
+                   std::initializer_list<const char *> Fields) {
+  std::string Code = Decl.str() + "\n__global__ void k(" + Element.str() +
+                     " *g, const int *ids, " + Value.str() +
+                     " v) {\n  int i = ids[threadIdx.x];\n";
+  for (const char *F : Fields)
+    Code += std::string("  atomicAdd(&g[i].") + F + ", v);\n";
+  return Code + "}\n";
+}
+
+constexpr const char *Grad4 = "struct Grad4 { float a, b, c, d; };";
+constexpr const char *Grad8 =
+    "struct Grad8 { float f0, f1, f2, f3, f4, f5, f6, f7; };";
+
 TEST(AdjacentRuns, FourFloatsOfASixteenByteElementAreOneVector) {
-  EXPECT_EQ(runsOf(R"cu(
-    struct Grad4 { float a, b, c, d; };
-    __global__ void k(Grad4 *g, const int *ids, float v) {
-      int i = ids[threadIdx.x];
-      atomicAdd(&g[i].a, v);
-      atomicAdd(&g[i].b, v);
-      atomicAdd(&g[i].c, v);
-      atomicAdd(&g[i].d, v);
-    })cu"),
+  EXPECT_EQ(runsOf(addsTo(Grad4, "Grad4", "float", {"a", "b", "c", "d"})),
             (Runs{{0, 4, 0}}));
 }
 
 TEST(AdjacentRuns, ARunPastTheBoundaryKeepsItsPhase) {
-  EXPECT_EQ(runsOf(R"cu(
-    struct Grad8 { float f0, f1, f2, f3, f4, f5, f6, f7; };
-    __global__ void k(Grad8 *g, const int *ids, float v) {
-      int i = ids[threadIdx.x];
-      atomicAdd(&g[i].f1, v);
-      atomicAdd(&g[i].f2, v);
-      atomicAdd(&g[i].f3, v);
-      atomicAdd(&g[i].f4, v);
-      atomicAdd(&g[i].f5, v);
-      atomicAdd(&g[i].f6, v);
-      atomicAdd(&g[i].f7, v);
-    })cu"),
+  EXPECT_EQ(runsOf(addsTo(Grad8, "Grad8", "float",
+                          {"f1", "f2", "f3", "f4", "f5", "f6", "f7"})),
             (Runs{{0, 7, 1}}));
 }
 
 TEST(AdjacentRuns, NoWholeBlockNoRun) {
   // Floats 1 to 4 straddle two 16-byte blocks without filling either.
-  EXPECT_EQ(runsOf(R"cu(
-    struct Grad8 { float f0, f1, f2, f3, f4, f5, f6, f7; };
-    __global__ void k(Grad8 *g, const int *ids, float v) {
-      int i = ids[threadIdx.x];
-      atomicAdd(&g[i].f1, v);
-      atomicAdd(&g[i].f2, v);
-      atomicAdd(&g[i].f3, v);
-      atomicAdd(&g[i].f4, v);
-    })cu"),
+  EXPECT_EQ(runsOf(addsTo(Grad8, "Grad8", "float", {"f1", "f2", "f3", "f4"})),
             Runs{});
 }
 
 TEST(AdjacentRuns, ElementSizeAndTypeMustAllowVectors) {
   // Twelve bytes: the element's alignment says nothing of the run's.
-  EXPECT_EQ(runsOf(R"cu(
-    __global__ void k(float3 *g, const int *ids, float v) {
-      int i = ids[threadIdx.x];
-      atomicAdd(&g[i].x, v);
-      atomicAdd(&g[i].y, v);
-      atomicAdd(&g[i].z, v);
-    })cu"),
-            Runs{});
-  EXPECT_EQ(runsOf(R"cu(
-    struct Dbl4 { double a, b, c, d; };
-    __global__ void k(Dbl4 *g, const int *ids, double v) {
-      int i = ids[threadIdx.x];
-      atomicAdd(&g[i].a, v);
-      atomicAdd(&g[i].b, v);
-      atomicAdd(&g[i].c, v);
-      atomicAdd(&g[i].d, v);
-    })cu"),
+  EXPECT_EQ(runsOf(addsTo("", "float3", "float", {"x", "y", "z"})), Runs{});
+  EXPECT_EQ(runsOf(addsTo("struct Dbl4 { double a, b, c, d; };", "Dbl4",
+                          "double", {"a", "b", "c", "d"})),
             Runs{});
 }
 
 TEST(AdjacentRuns, NotAdjacentInMemoryNotARun) {
-  EXPECT_EQ(runsOf(R"cu(
-    struct Grad4 { float a, b, c, d; };
-    __global__ void k(Grad4 *g, const int *ids, float v) {
-      int i = ids[threadIdx.x];
-      atomicAdd(&g[i].a, v);
-      atomicAdd(&g[i].c, v);
-      atomicAdd(&g[i].b, v);
-      atomicAdd(&g[i].d, v);
-    })cu"),
+  EXPECT_EQ(runsOf(addsTo(Grad4, "Grad4", "float", {"a", "c", "b", "d"})),
             Runs{});
 }
 
