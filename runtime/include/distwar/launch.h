@@ -50,6 +50,7 @@
 #ifndef DISTWAR_LAUNCH_H
 #define DISTWAR_LAUNCH_H
 
+#include "distwar/event_pairs.h"
 #include "distwar/launch_schedule.h"
 #include "distwar/online_tuning.h"
 #include "distwar/sites.h"
@@ -230,21 +231,11 @@ public:
 
   void end(const LaunchTicket &t) {
     Device &d = devices.at(t.device);
-    // A failed launch (its error pending) is not timed.
-    if (cudaPeekAtLastError() != cudaSuccess ||
-        !check(d, cudaEventRecord(d.stops[t.pair], t.stream))) {
-      d.free.push_back(t.pair);
+    if (!d.events.stop(t.pair, t.ticket, t.stream, checker(d)))
       d.schedule.forget(t.ticket);
-      return;
-    }
-    d.inFlight.push_back({t.pair, t.ticket});
   }
 
 private:
-  struct InFlight {
-    int pair;
-    long long ticket;
-  };
   /// Tables are per device, and so are times: each device tunes its own.
   struct Device {
     Device(const OnlineTunerOptions &options, uint64_t seed)
@@ -253,9 +244,7 @@ private:
     /// Per entry, the value this state last wrote (-1: unknown).
     std::vector<int> known;
     unsigned long long generation = ~0ULL;
-    std::vector<cudaEvent_t> starts, stops;
-    std::vector<int> free;
-    std::vector<InFlight> inFlight;
+    EventPairs events;
     /// Per entry, what a captured launch copies into the table.
     int *pinned = nullptr;
     bool broken = false;
@@ -308,14 +297,15 @@ private:
       d.known.assign(entries.size(), -1);
       d.generation = sites.generation;
     }
-    if (d.schedule.collectsFirst(sites) && !d.inFlight.empty()) {
+    if (d.schedule.collectsFirst(sites) && d.events.inFlightCount() > 0) {
       relax();
       collect(d);
       if (d.broken)
         return;
     }
     const LaunchSchedule::Steps steps =
-        d.schedule.plan(sites, passive, d.free.size(), d.inFlight.size());
+        d.schedule.plan(sites, passive, d.events.freeCount(),
+                        d.events.inFlightCount());
     if (steps.write) {
       relax();
       if (!write(d, stream, steps.threshold)) {
@@ -329,29 +319,18 @@ private:
     relax();
     if (steps.collect)
       collect(d);
-    if (d.broken || d.free.empty()) {
+    const int pair = d.broken ? -1 : d.events.start(stream, checker(d));
+    if (pair < 0) {
       d.schedule.forget(steps.ticket);
       return;
     }
-    const int pair = d.free.back();
-    if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
-      d.schedule.forget(steps.ticket);
-      return;
-    }
-    d.free.pop_back();
     t.pair = pair;
     t.ticket = steps.ticket;
   }
 
-  /// An error of ours stops the tuning on this device; it is cleared so
-  /// that the program's next check does not take it for its own.
-  bool check(Device &d, cudaError_t err) {
-    if (err == cudaSuccess)
-      return true;
-    cudaGetLastError();
-    d.broken = true;
-    return false;
-  }
+  /// An error of ours stops the tuning on this device (StopOnError).
+  static StopOnError checker(Device &d) { return StopOnError{&d.broken}; }
+  static bool check(Device &d, cudaError_t err) { return checker(d)(err); }
 
   /// Whether some site is left to launch tuning; it changes only with the
   /// registry's generation (the setters and KernelTuners).
@@ -390,38 +369,15 @@ private:
 
   /// Reads back every finished timed launch.
   void collect(Device &d) {
-    size_t kept = 0;
-    for (size_t i = 0; i < d.inFlight.size(); ++i) {
-      const InFlight f = d.inFlight[i];
-      const cudaError_t q = cudaEventQuery(d.stops[f.pair]);
-      if (q == cudaErrorNotReady) {
-        cudaGetLastError();
-        d.inFlight[kept++] = f;
-        continue;
-      }
-      float ms = 0;
-      if (!check(d, q) || !check(d, cudaEventElapsedTime(&ms, d.starts[f.pair],
-                                                         d.stops[f.pair]))) {
-        d.schedule.forget(f.ticket);
-        continue;
-      }
-      d.free.push_back(f.pair);
-      d.schedule.record(f.ticket, ms);
-    }
-    d.inFlight.resize(kept);
+    d.events.collect(
+        checker(d), [&d](long long t, double ms) { d.schedule.record(t, ms); },
+        [&d](long long t) { d.schedule.forget(t); });
   }
 
   /// Events and pinned memory, once per device (never during a capture).
   bool preparePinned(Device &d) {
-    for (int i = 0; i < kEventPairs; ++i) {
-      cudaEvent_t start, stop;
-      if (!check(d, cudaEventCreate(&start)) ||
-          !check(d, cudaEventCreate(&stop)))
-        return false;
-      d.starts.push_back(start);
-      d.stops.push_back(stop);
-      d.free.push_back(i);
-    }
+    if (!d.events.create(kEventPairs, checker(d)))
+      return false;
     void *pinned = nullptr;
     if (!check(d, cudaHostAlloc(&pinned, entries.size() * sizeof(int),
                                 cudaHostAllocDefault)))

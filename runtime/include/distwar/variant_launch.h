@@ -24,6 +24,7 @@
 #ifndef DISTWAR_VARIANT_LAUNCH_H
 #define DISTWAR_VARIANT_LAUNCH_H
 
+#include "distwar/event_pairs.h"
 #include "distwar/sites.h"
 #include "distwar/variant_choice.h"
 
@@ -105,16 +106,15 @@ public:
     if (!d.broken)
       collect(d);
     const VariantChoice::Plan plan =
-        d.choice.next(mayTime && !d.broken && !d.free.empty());
+        d.choice.next(mayTime && !d.broken && d.events.freeCount() > 0);
     t.variant = plan.variant;
     if (plan.ticket < 0)
       return t;
-    const int pair = d.free.back();
-    if (!check(d, cudaEventRecord(d.starts[pair], stream))) {
+    const int pair = d.events.start(stream, checker(d));
+    if (pair < 0) {
       d.choice.forget(plan.ticket);
       return t;
     }
-    d.free.pop_back();
     t.device = device;
     t.pair = pair;
     t.ticket = plan.ticket;
@@ -123,14 +123,8 @@ public:
 
   void end(const VariantTicket &t) {
     Device &d = devices.at(t.device);
-    // A failed launch (its error pending) is not timed.
-    if (cudaPeekAtLastError() != cudaSuccess ||
-        !check(d, cudaEventRecord(d.stops[t.pair], t.stream))) {
-      d.free.push_back(t.pair);
+    if (!d.events.stop(t.pair, t.ticket, t.stream, checker(d)))
       d.choice.forget(t.ticket);
-      return;
-    }
-    d.inFlight.emplace_back(t.pair, t.ticket);
   }
 
   int variantInForce(int device) { return deviceState(device).choice.variant(); }
@@ -139,10 +133,7 @@ private:
   struct Device {
     explicit Device(VariantChoice c) : choice(std::move(c)) {}
     VariantChoice choice;
-    std::vector<cudaEvent_t> starts, stops;
-    std::vector<int> free;
-    /// (event pair, ticket) of the timed launches not read back yet.
-    std::vector<std::pair<int, long long>> inFlight;
+    EventPairs events;
     bool prepared = false;
     bool broken = false;
   };
@@ -159,52 +150,20 @@ private:
     Device &d = it->second;
     if (!d.prepared && tuning) {
       d.prepared = true;
-      for (int i = 0; i < kEventPairs && !d.broken; ++i) {
-        cudaEvent_t start, stop;
-        if (!check(d, cudaEventCreate(&start)) ||
-            !check(d, cudaEventCreate(&stop)))
-          break;
-        d.starts.push_back(start);
-        d.stops.push_back(stop);
-        d.free.push_back(i);
-      }
+      d.events.create(kEventPairs, checker(d));
     }
     return d;
   }
 
-  /// An error of ours stops the timing on this device (the choice stays
-  /// where it is); it is cleared so that the program's next check does not
-  /// take it for its own.
-  bool check(Device &d, cudaError_t err) {
-    if (err == cudaSuccess)
-      return true;
-    cudaGetLastError();
-    d.broken = true;
-    return false;
-  }
+  /// An error of ours stops the timing on this device, the choice staying
+  /// where it is (StopOnError).
+  static StopOnError checker(Device &d) { return StopOnError{&d.broken}; }
 
   /// Reads back every finished timed launch.
   void collect(Device &d) {
-    size_t kept = 0;
-    for (size_t i = 0; i < d.inFlight.size(); ++i) {
-      const auto f = d.inFlight[i];
-      const cudaError_t q = cudaEventQuery(d.stops[f.first]);
-      if (q == cudaErrorNotReady) {
-        cudaGetLastError();
-        d.inFlight[kept++] = f;
-        continue;
-      }
-      float ms = 0;
-      if (!check(d, q) ||
-          !check(d, cudaEventElapsedTime(&ms, d.starts[f.first],
-                                         d.stops[f.first]))) {
-        d.choice.forget(f.second);
-        continue;
-      }
-      d.free.push_back(f.first);
-      d.choice.record(f.second, ms);
-    }
-    d.inFlight.resize(kept);
+    d.events.collect(
+        checker(d), [&d](long long t, double ms) { d.choice.record(t, ms); },
+        [&d](long long t) { d.choice.forget(t); });
   }
 
   std::string name;
