@@ -280,6 +280,45 @@ TEST(Uniformity, HelpersThatWriteRecurseShuffleOrAreUnseenAreNot) {
   EXPECT_FALSE(uniformInit(P, "method", "byMethod"));
 }
 
+TEST(Uniformity, ReadOnlyMembersOfAByValueParameter) {
+  Parsed P = parse(std::string(HelperCode) + R"cu(
+    struct Args {
+      const uint2 *__restrict__ spans;
+      const uint2 *plain;
+      unsigned n;
+    };
+    __global__ void k(Args a, float *g) {
+      const uint2 *tiles = a.spans;
+      const unsigned byMember = a.spans[blockIdx.x].y;
+      const unsigned byLocalCopy = tiles[blockIdx.x].y;
+      const unsigned byMemberHelper = at(a.spans, blockIdx.x).y;
+      const unsigned memberPerLane = a.spans[threadIdx.x].y;
+      const unsigned memberMayAlias = a.plain[blockIdx.x].y;
+      g[0] = byMember + byLocalCopy + byMemberHelper + memberPerLane +
+             memberMayAlias + a.n;
+    }
+    __global__ void changed(Args a, float *g) {
+      if (threadIdx.x >= 16)
+        a.spans += 1;
+      const unsigned memberChanged = a.spans[blockIdx.x].y;
+      g[0] = memberChanged;
+    }
+    __global__ void writtenThrough(Args a, float *g) {
+      Args copy = a;
+      if (threadIdx.x == 7)
+        const_cast<uint2 *>(copy.spans)[blockIdx.x].y = 0;
+      const unsigned memberWritten = a.spans[blockIdx.x].y;
+      g[0] = memberWritten;
+    })cu");
+  EXPECT_TRUE(uniformInit(P, "k", "byMember"));
+  EXPECT_TRUE(uniformInit(P, "k", "byLocalCopy"));
+  EXPECT_TRUE(uniformInit(P, "k", "byMemberHelper"));
+  EXPECT_FALSE(uniformInit(P, "k", "memberPerLane"));
+  EXPECT_FALSE(uniformInit(P, "k", "memberMayAlias"));
+  EXPECT_FALSE(uniformInit(P, "changed", "memberChanged"));
+  EXPECT_FALSE(uniformInit(P, "writtenThrough", "memberWritten"));
+}
+
 TEST(Uniformity, ASharedArraysAddressIsUniform) {
   Parsed P = parse(R"cu(
     __global__ void k(const float *x, int n) {
