@@ -104,6 +104,7 @@ void unite(CallEffects &Into, const CallEffects &E) {
   Into.ReadsMemory |= E.ReadsMemory;
   Into.ReadsBeyondParameters |= E.ReadsBeyondParameters;
   Into.ReadsLane |= E.ReadsLane;
+  Into.ReadsShared |= E.ReadsShared;
   Into.OuterReads.insert(E.OuterReads.begin(), E.OuterReads.end());
   Into.OuterWrites.insert(E.OuterWrites.begin(), E.OuterWrites.end());
 }
@@ -176,8 +177,9 @@ private:
   void noteLoad(const Expr *Pointer);
   void noteStore(const Expr *Target);
   void noteCall(const CallExpr *Call, const CallEffects &Callee);
+  void noteArgumentReads(llvm::ArrayRef<const Expr *> Args,
+                         const CallEffects &Callee);
   bool writesOwnLocal(const CallExpr *Call, const CallEffects &Callee) const;
-  bool isOwnPointerParameter(const Expr *Pointer) const;
   void merge(const CallEffects &Callee, bool Writes = true);
 
   const FunctionDecl *Owner;
@@ -254,6 +256,7 @@ void BodySummary::merge(const CallEffects &Callee, bool Writes) {
   Out.ReadsMemory |= Callee.ReadsMemory;
   Out.ReadsBeyondParameters |= Callee.ReadsBeyondParameters;
   Out.ReadsLane |= Callee.ReadsLane;
+  Out.ReadsShared |= Callee.ReadsShared;
   // A lambda defined here and called here names this frame's variables:
   // those are this function's own locals, not its caller's.
   for (const VarDecl *V : Callee.OuterReads)
@@ -291,8 +294,21 @@ void BodySummary::noteCall(const CallExpr *Call, const CallEffects &Callee) {
     for (const Expr *Arg : Call->arguments())
       if (Arg->getType()->isPointerType() &&
           !Arg->getType()->getPointeeType().isConstQualified() &&
-          !isOwnPointerParameter(Arg))
+          !pointsIntoOwnParameter(Arg, Owner))
         Out.WritesBeyondParameters.push_back(Arg->getType()->getPointeeType());
+}
+
+/// What the callee reads through the pointers it is given, this body reads
+/// through what it passed: beyond its own parameters unless each points
+/// into one of them or nowhere its callers can see.
+void BodySummary::noteArgumentReads(llvm::ArrayRef<const Expr *> Args,
+                                    const CallEffects &Callee) {
+  if (!Callee.ReadsMemory)
+    return;
+  for (const Expr *Arg : Args)
+    if (Arg->getType()->isPointerType() &&
+        !pointsIntoOwnParameter(Arg, Owner) && !pointsIntoOwnFrame(Arg, Owner))
+      Out.ReadsBeyondParameters = true;
 }
 
 void BodySummary::noteRead(const VarDecl *V) {
@@ -300,6 +316,7 @@ void BodySummary::noteRead(const VarDecl *V) {
     if (V->getType()->isReferenceType() || V->isStaticLocal() ||
         V->hasAttr<CUDASharedAttr>()) {
       Out.ReadsMemory = true;
+      Out.ReadsShared |= V->hasAttr<CUDASharedAttr>();
       // A reference parameter reads what the caller passed; a local
       // reference or a static, what nothing at the call shows.
       Out.ReadsBeyondParameters |=
@@ -323,6 +340,7 @@ void BodySummary::noteRead(const VarDecl *V) {
   if (!V->hasGlobalStorage() || isReadOnlyGlobal(V))
     return;
   Out.ReadsMemory = true;
+  Out.ReadsShared |= V->hasAttr<CUDASharedAttr>();
   // Constant and shared memory are never a global destination.
   if (!V->hasAttr<CUDAConstantAttr>() && !V->hasAttr<CUDASharedAttr>())
     Out.ReadsBeyondParameters = true;
@@ -336,32 +354,8 @@ void BodySummary::noteLoad(const Expr *Pointer) {
   // names it (as a member read through `this` is). Not `*this->p`.
   const bool ThisObject = isa<CXXThisExpr>(Pointer->IgnoreParenImpCasts()) &&
                          isOwnObjectStorage(Pointer, Owner);
-  if (!isOwnPointerParameter(Pointer) && !ThisObject)
+  if (!pointsIntoOwnParameter(Pointer, Owner) && !ThisObject)
     Out.ReadsBeyondParameters = true;
-}
-
-/// `p`, `p + i`, `&p[i]` for one of the function's own pointer parameters
-/// (never changed here: a changed one may point anywhere).
-bool BodySummary::isOwnPointerParameter(const Expr *Pointer) const {
-  const Expr *P = Pointer->IgnoreParenImpCasts();
-  while (true) {
-    if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isAdditiveOp())
-      P = (BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
-                                                    : BO->getRHS())
-              ->IgnoreParenImpCasts();
-    else if (const auto *UO = dyn_cast<UnaryOperator>(P);
-             UO && UO->getOpcode() == UO_AddrOf)
-      P = UO->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P))
-      P = ASE->getBase()->IgnoreParenImpCasts();
-    else
-      break;
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(P);
-  const auto *Param = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  return Param && Param->getType()->isPointerType() &&
-         isOwnVariable(Param, Owner) &&
-         !findWrite(Owner->getBody(), Param, /*Through=*/false);
 }
 
 void BodySummary::noteStore(const Expr *Target) {
@@ -385,7 +379,7 @@ void BodySummary::noteStore(const Expr *Target) {
   // A method's store into its own object: its caller decides whose that is.
   Out.WritesBeyondObject |= !isOwnObjectStorage(E, Owner);
   const Expr *Pointer = loadedPointer(E);
-  if (!Pointer || !isOwnPointerParameter(Pointer))
+  if (!Pointer || !pointsIntoOwnParameter(Pointer, Owner))
     Out.WritesBeyondParameters.push_back(E->getType());
 }
 
@@ -408,10 +402,17 @@ void BodySummary::visit(const Stmt *S) {
         Op->getOperator() == OO_MinusMinus)
       noteStore(Op->getArg(0));
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    noteCall(Call, effectsOfCallAt(Call, Depth + 1, Active));
+    const CallEffects Callee = effectsOfCallAt(Call, Depth + 1, Active);
+    noteCall(Call, Callee);
+    noteArgumentReads({Call->getArgs(), Call->getNumArgs()}, Callee);
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
-    if (!Construct->getConstructor()->isTrivial())
-      noteCall(nullptr, effectsAt(Construct->getConstructor(), Depth + 1, Active));
+    if (!Construct->getConstructor()->isTrivial()) {
+      const CallEffects Callee =
+          effectsAt(Construct->getConstructor(), Depth + 1, Active);
+      noteCall(nullptr, Callee);
+      noteArgumentReads({Construct->getArgs(), Construct->getNumArgs()},
+                        Callee);
+    }
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
              BO && BO->isAssignmentOp()) {
     noteStore(BO->getLHS());

@@ -55,11 +55,16 @@ struct CallEffects {
   bool ReadsMemory = false;
   /// A load through something other than the callee's own pointer
   /// parameters: a global, a captured pointer, a pointer member of a struct
-  /// argument, a local pointer. What such a load reads is not known from
-  /// the call's arguments.
+  /// argument, a local pointer, a pointer loaded from a parameter's memory
+  /// (`rows[i][j]`); or such a pointer given to a function that reads
+  /// memory (a pointer into the callee's own frame is none). What such a
+  /// load reads is not known from the call's arguments.
   bool ReadsBeyondParameters = false;
   /// Reads the thread or block index or another value of the launch.
   bool ReadsLane = false;
+  /// Reads a `__shared__` variable: the block's other threads may change
+  /// it at any time.
+  bool ReadsShared = false;
   /// The types of the stores through something other than the callee's
   /// own pointer parameters (a global, a capture, a local's address): what
   /// they change is not known from the call's arguments, only that C++'s
@@ -83,6 +88,14 @@ struct CallEffects {
   /// Moreover computes its result from its arguments and object alone.
   bool readsOnlyArguments() const {
     return isPure() && !ReadsMemory && !ReadsLane && OuterReads.empty();
+  }
+  /// Writes nothing its caller can see, does not synchronise, and computes
+  /// its result from its arguments (and object) and from the memory its
+  /// own pointer and reference parameters reach: no other memory but
+  /// constant memory, no shared memory, no value of the launch, no capture.
+  bool readsOnlyWhatArgumentsReach() const {
+    return isPure() && !ReadsBeyondParameters && !ReadsShared && !ReadsLane &&
+           OuterReads.empty();
   }
 };
 

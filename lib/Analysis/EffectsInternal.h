@@ -1,8 +1,9 @@
 //===- EffectsInternal.h - What Effects' files share ------------*- C++ -*-===//
 //
-// The call summaries (Effects.cpp), the escape analysis (Escapes.cpp) and
-// the aliasing rules (AliasTypes.cpp) answer one question together: what
-// a statement may change. These are the pieces they share; callers use
+// The call summaries (Effects.cpp), the escape analysis (Escapes.cpp),
+// the aliasing rules (AliasTypes.cpp) and where a body's pointers lead
+// (PointerOrigins.cpp) answer one question together: what a statement may
+// read and change. These are the pieces they share; callers use
 // Effects.h.
 //
 //===----------------------------------------------------------------------===//
@@ -56,6 +57,21 @@ unsigned &scopeDepth();
 /// \p Object: two different scalar types never alias (C++'s rules).
 bool typesMayAlias(clang::QualType Access, clang::QualType Object,
                    const clang::ASTContext &Ctx, unsigned Depth = 0);
+
+/// Whether the pointer value \p Pointer points into the memory of one of
+/// \p FD's own pointer parameters: `p`, `p + i`, `&p[i]`, or an element of
+/// a pointer to arrays (`p[i]` decayed), for a `p` that \p FD never
+/// changes (a changed one may point anywhere). Not a pointer loaded from
+/// there (`p[i]` of a `T **p`), which points elsewhere.
+bool pointsIntoOwnParameter(const clang::Expr *Pointer,
+                            const clang::FunctionDecl *FD);
+
+/// Whether the pointer value \p Pointer leads nowhere \p FD's callers can
+/// see: into \p FD's own locals and by-value parameters (`&x`, a local
+/// array, `&s.m[i]`), into a string literal or the function's name, or
+/// nowhere (null).
+bool pointsIntoOwnFrame(const clang::Expr *Pointer,
+                        const clang::FunctionDecl *FD);
 
 } // namespace distwar
 

@@ -2,6 +2,7 @@
 
 #include "Analysis/ReadOnlyParameters.h"
 #include "Analysis/Effects.h"
+#include "Analysis/VarWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -28,18 +29,29 @@ static bool isReadOnlyPointer(QualType T) {
   return T->isPointerType() && isReadOnlyObject(T->getPointeeType());
 }
 
-using VarSet = llvm::DenseSet<const VarDecl *>;
+static bool designatesObjectInVars(const Expr *E, const ReadOnlyRoots &Vars);
 
-static bool designatesObjectInVars(const Expr *E, const VarSet &Vars);
+/// `a.spans`: a member of the by-value parameter that \p ME names, when
+/// that member is one of \p Vars' pointer members.
+static bool namesPointerMember(const MemberExpr *ME,
+                               const ReadOnlyRoots &Vars) {
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParens());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return !ME->isArrow() && Field && V &&
+         Vars.PointerMembers.contains({V, Field});
+}
 
-/// Whether the lvalue \p E names one of the pointer variables of \p Vars
-/// (`p`, `c ? p : q`).
-static bool namesPointerVar(const Expr *E, const VarSet &Vars) {
+/// Whether the lvalue \p E names one of the pointer variables or pointer
+/// members of \p Vars (`p`, `a.spans`, `c ? p : q`).
+static bool namesPointerVar(const Expr *E, const ReadOnlyRoots &Vars) {
   E = E->IgnoreParens();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    return V && Vars.contains(V) && V->getType()->isPointerType();
+    return V && Vars.Vars.contains(V) && V->getType()->isPointerType();
   }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return namesPointerMember(ME, Vars);
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
     return ICE->getCastKind() == CK_NoOp && ICE->isGLValue() &&
            namesPointerVar(ICE->getSubExpr(), Vars);
@@ -51,7 +63,7 @@ static bool namesPointerVar(const Expr *E, const VarSet &Vars) {
 
 /// Whether the pointer value \p E points into the memory that \p Vars (a
 /// parameter, derived pointers and references) reach.
-static bool pointsIntoVars(const Expr *E, const VarSet &Vars) {
+static bool pointsIntoVars(const Expr *E, const ReadOnlyRoots &Vars) {
   if (!E)
     return false;
   E = E->IgnoreParens();
@@ -85,7 +97,7 @@ static bool pointsIntoVars(const Expr *E, const VarSet &Vars) {
 }
 
 /// Whether the lvalue \p E designates an object in that memory.
-static bool designatesObjectInVars(const Expr *E, const VarSet &Vars) {
+static bool designatesObjectInVars(const Expr *E, const ReadOnlyRoots &Vars) {
   if (!E)
     return false;
   E = E->IgnoreParens();
@@ -100,7 +112,7 @@ static bool designatesObjectInVars(const Expr *E, const VarSet &Vars) {
                           : designatesObjectInVars(ME->getBase(), Vars));
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    return V && Vars.contains(V) && V->getType()->isReferenceType();
+    return V && Vars.Vars.contains(V) && V->getType()->isReferenceType();
   }
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
     return ICE->isGLValue() &&
@@ -120,9 +132,10 @@ namespace {
 /// const reference) an object in it.
 enum class Held { Pointer, Object };
 
-/// One read-only candidate parameter and the locals derived from it,
-/// grown use by use; any use that may write, or that lets the pointer go
-/// where the walk cannot follow, ends the family.
+/// One read-only candidate parameter, or pointer member of a by-value
+/// parameter, and the locals derived from it, grown use by use; any use
+/// that may write, or that lets the pointer go where the walk cannot
+/// follow, ends the family.
 class Family {
 public:
   using Uses =
@@ -131,10 +144,13 @@ public:
   Family(const ParentMap &Parents, const Uses &Names)
       : Parents(Parents), Names(Names) {}
 
-  /// Whether every use of \p P and of what is derived from it only reads;
-  /// the members are then in Members.
-  bool grow(const ParmVarDecl *P) {
-    add(P, Held::Pointer);
+  /// Whether every use of \p P (with \p F, of its pointer member F) and of
+  /// what is derived from it only reads; the members are then in Members.
+  bool grow(const ParmVarDecl *P, const FieldDecl *F) {
+    if (!F)
+      add(P, Held::Pointer);
+    else if (!growMember(P, F))
+      return false;
     for (size_t I = 0; I < Work.size(); ++I) {
       auto [V, H] = Work[I];
       auto It = Names.find(V);
@@ -156,12 +172,24 @@ public:
     });
   }
 
-  /// The parameter and the locals derived from it.
-  const VarSet &members() const { return Members; }
+  /// The parameters and pointer members, and the locals derived from them.
+  const ReadOnlyRoots &members() const { return Members; }
 
 private:
+  /// A member's struct is used only through its fields (the whole struct,
+  /// copied, passed or addressed, would take F's value where the walk
+  /// cannot follow), and F as a pointer variable is.
+  bool growMember(const ParmVarDecl *P, const FieldDecl *F) {
+    Members.PointerMembers.insert({P, F});
+    auto It = Names.find(P);
+    return It == Names.end() ||
+           llvm::all_of(It->second, [&](const DeclRefExpr *DRE) {
+             return memberRootUse(DRE, F);
+           });
+  }
+
   void add(const VarDecl *V, Held H) {
-    if (Members.insert(V).second)
+    if (Members.Vars.insert(V).second)
       Work.push_back({V, H});
   }
 
@@ -177,6 +205,7 @@ private:
   }
 
   bool nameUse(const DeclRefExpr *DRE, Held H);
+  bool memberRootUse(const DeclRefExpr *DRE, const FieldDecl *F);
   bool pointerVarUse(const Expr *E);
   bool pointerUse(const Expr *E);
   bool objectUse(const Expr *E);
@@ -186,7 +215,7 @@ private:
 
   const ParentMap &Parents;
   const Uses &Names;
-  VarSet Members;
+  ReadOnlyRoots Members;
   llvm::SmallVector<std::pair<const VarDecl *, Held>, 4> Work;
 };
 
@@ -194,6 +223,21 @@ private:
 
 bool Family::nameUse(const DeclRefExpr *DRE, Held H) {
   return H == Held::Object ? objectUse(DRE) : pointerVarUse(DRE);
+}
+
+/// \p DRE names a by-value parameter of which \p F is a root: a field of
+/// it, other than F, is storage apart from F's (the struct is no union);
+/// F is a pointer variable.
+bool Family::memberRootUse(const DeclRefExpr *DRE, const FieldDecl *F) {
+  const Expr *E = DRE;
+  const Stmt *P = up(E);
+  if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P))
+    return true;
+  const auto *ME = dyn_cast_or_null<MemberExpr>(P);
+  if (!ME || ME->isArrow() || ME->getBase() != E ||
+      !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  return ME->getMemberDecl() != F || pointerVarUse(ME);
 }
 
 /// \p E is an lvalue of a variable holding a pointer into the memory: only
@@ -378,15 +422,43 @@ bool Family::declaredFrom(const DeclStmt *DS, const Expr *Init, Held H) {
   return false;
 }
 
+/// A `const T *__restrict__` parameter or member: restrict promises that
+/// while the kernel runs, what is read through it is changed, if at all,
+/// only through pointers based on it; the family check shows the kernel
+/// changes nothing through those.
+static bool isReadOnlyCandidate(QualType T) {
+  return T.isRestrictQualified() && isReadOnlyPointer(T);
+}
+
+/// A candidate family's root: a parameter, or a pointer member of one.
+using Root = std::pair<const ParmVarDecl *, const FieldDecl *>;
+
+/// \p P itself, or the candidate members of by-value struct parameter \p P
+/// that the kernel never changes (\p Body): C's restrict holds for a
+/// member as for a parameter, since the parameter's declaration designates
+/// it and the kernel's body is the block in which it holds. Not a union's
+/// member, nor a base's or an anonymous member's: their storage may be
+/// another member's, or be named other than through P's fields.
+static void addCandidates(const ParmVarDecl *P, const Stmt *Body,
+                          llvm::SmallVectorImpl<Root> &Out) {
+  if (isReadOnlyCandidate(P->getType()))
+    Out.push_back({P, nullptr});
+  const auto *RD = P->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isUnion() || findStorageWrite(Body, P))
+    return;
+  for (const FieldDecl *F : RD->fields())
+    if (isReadOnlyCandidate(F->getType()))
+      Out.push_back({P, F});
+}
+
 ReadOnlyParameters::ReadOnlyParameters(const FunctionDecl *Kernel,
                                        const ParentMap *Parents) {
   const Stmt *Body = Kernel->getBody();
   if (!Body || !Parents || !Kernel->hasAttr<CUDAGlobalAttr>())
     return;
-  llvm::SmallVector<const ParmVarDecl *, 4> Candidates;
+  llvm::SmallVector<Root, 4> Candidates;
   for (const ParmVarDecl *P : Kernel->parameters())
-    if (P->getType().isRestrictQualified() && isReadOnlyPointer(P->getType()))
-      Candidates.push_back(P);
+    addCandidates(P, Body, Candidates);
   if (Candidates.empty())
     return;
   Family::Uses Names;
@@ -396,24 +468,23 @@ ReadOnlyParameters::ReadOnlyParameters(const FunctionDecl *Kernel,
         Names[V].push_back(DRE);
     return true;
   });
-  for (const ParmVarDecl *P : Candidates) {
+  for (auto [P, Field] : Candidates) {
     Family F(*Parents, Names);
-    if (F.grow(P))
-      Vars.insert(F.members().begin(), F.members().end());
+    if (F.grow(P, Field))
+      Roots.join(F.members());
   }
 }
 
 bool ReadOnlyParameters::pointsInto(const Expr *Ptr) const {
-  // The union of read-only families is read-only as each one is.
-  return pointsIntoVars(Ptr, Vars);
+  return pointsIntoVars(Ptr, Roots);
 }
 
 bool ReadOnlyParameters::designatesObjectIn(const Expr *Object) const {
-  return designatesObjectInVars(Object, Vars);
+  return designatesObjectInVars(Object, Roots);
 }
 
 bool ReadOnlyParameters::bindsInto(const VarDecl *Ref) const {
-  return Ref->getType()->isReferenceType() && Vars.contains(Ref);
+  return Ref->getType()->isReferenceType() && Roots.Vars.contains(Ref);
 }
 
 } // namespace distwar

@@ -388,37 +388,6 @@ bool UniformityAnalysis::uniformAccess(const Expr *E, bool TrustLoads) {
   return isUniform(Array, TrustLoads) && isUniform(ASE->getIdx(), TrustLoads);
 }
 
-/// A call or construction: a cooperative-groups query of the launch, or a
-/// function that reads only its arguments (and object) of uniform values.
-bool UniformityAnalysis::uniformCall(const Expr *E, bool TrustLoads) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *M = MC->getMethodDecl();
-    if (M && inCooperativeGroups(M) && M->getIdentifier())
-      return isGroupAccessor(M->getName());
-  }
-  auto AllUniform = [&](auto Args) {
-    return llvm::all_of(
-        Args, [&](const Expr *A) { return isUniform(A, TrustLoads); });
-  };
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
-    return (CCE->getConstructor()->isTrivial() ||
-            readsOnlyArguments(CCE->getConstructor())) &&
-           AllUniform(CCE->arguments());
-  const auto *Call = dyn_cast<CallExpr>(E);
-  if (!Call)
-    return false;
-  const FunctionDecl *FD = Call->getDirectCallee();
-  if (FD && inCooperativeGroups(FD) && FD->getIdentifier())
-    return isGroupAccessor(FD->getName());
-  if (!FD || !readsOnlyArguments(FD))
-    return false;
-  // A method reads its object too.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    if (!isUniform(MC->getImplicitObjectArgument(), TrustLoads))
-      return false;
-  return AllUniform(Call->arguments());
-}
-
 void flattenAnd(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
   const Expr *S = E->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(S);

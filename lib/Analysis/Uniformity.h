@@ -92,6 +92,9 @@ private:
   bool uniformVar(const clang::VarDecl *V, bool TrustLoads);
   bool uniformAccess(const clang::Expr *E, bool TrustLoads);
   bool uniformCall(const clang::Expr *E, bool TrustLoads);
+  bool uniformReadingCall(const clang::CallExpr *Call, bool TrustLoads);
+  bool uniformArgument(clang::QualType Param, const clang::Expr *Arg,
+                       bool TrustLoads);
   bool uniformLoad(const clang::Expr *Base, const clang::Expr *Index,
                    const clang::Expr *Whole, bool TrustLoads);
   bool sharedReadIsStable(const clang::VarDecl *Shared,

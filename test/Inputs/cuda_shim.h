@@ -55,6 +55,11 @@ __device__ float __shfl_xor_sync(unsigned mask, float var, int m, int w = 32);
 __device__ unsigned __activemask();
 __device__ unsigned __match_any_sync(unsigned mask, int value);
 
+// The read-only data cache's loads, as CUDA's headers declare them.
+__device__ int __ldg(const int *ptr);
+__device__ float __ldg(const float *ptr);
+__device__ uint2 __ldg(const uint2 *ptr);
+
 __device__ void __syncthreads();
 __device__ int __syncthreads_count(int predicate);
 __device__ float sqrtf(float);

@@ -123,6 +123,56 @@ TEST(Effects, ReadsBeyondParameters) {
   EXPECT_TRUE(Param.isPure());
 }
 
+TEST(Effects, WhereLoadsThroughPointersLead) {
+  Parsed P = parse(R"cu(
+    struct Table { const float *values; };
+    __device__ float elementOf(const float *p, int i) { return p[i]; }
+    // A pointer loaded from a parameter's memory points elsewhere.
+    __device__ float rowElement(const float *const *rows, int i) {
+      return rows[i][0];
+    }
+    // An element of a pointer to arrays stays in the parameter's memory.
+    __device__ float matrixElement(const float (*m)[4], int i) {
+      return m[i][1] + *&m[i][2];
+    }
+    // What a callee reads through a pointer, its caller reads through what
+    // it passed.
+    __device__ float viaLoadedPointer(const Table *t, int i) {
+      return elementOf(t->values, i);
+    }
+    __device__ float viaOffset(const float *p, int i) {
+      return elementOf(p + 1, i) + elementOf(&p[2], i);
+    }
+    __device__ float viaOwnArray(float x, int i) {
+      float local[2] = {x, x};
+      return elementOf(local, i) + elementOf(&x, 0);
+    }
+    __shared__ float s_tile[32];
+    __device__ float sharedElement(int i) { return s_tile[i]; }
+    __device__ float viaSharedArray(int i) { return elementOf(s_tile, i); })cu");
+  clang::ASTContext &Ctx = P.context();
+  auto Beyond = [&](llvm::StringRef Name) {
+    return effectsOfCallee(function(Ctx, Name)).ReadsBeyondParameters;
+  };
+  EXPECT_FALSE(Beyond("elementOf"));
+  EXPECT_TRUE(Beyond("rowElement"));
+  EXPECT_FALSE(Beyond("matrixElement"));
+  EXPECT_TRUE(Beyond("viaLoadedPointer"));
+  EXPECT_FALSE(Beyond("viaOffset"));
+  EXPECT_FALSE(Beyond("viaOwnArray"));
+  EXPECT_TRUE(Beyond("viaSharedArray"));
+  // Shared memory is no global destination, but the block's threads may
+  // change it.
+  CallEffects Shared = effectsOfCallee(function(Ctx, "sharedElement"));
+  EXPECT_FALSE(Shared.ReadsBeyondParameters);
+  EXPECT_TRUE(Shared.ReadsShared);
+  EXPECT_FALSE(Shared.readsOnlyWhatArgumentsReach());
+  CallEffects Element = effectsOfCallee(function(Ctx, "elementOf"));
+  EXPECT_FALSE(Element.ReadsShared);
+  EXPECT_TRUE(Element.readsOnlyWhatArgumentsReach());
+  EXPECT_FALSE(Element.readsOnlyArguments());
+}
+
 TEST(Effects, UnknownCodeIsAnything) {
   Parsed P = parse(EffectsCode);
   clang::ASTContext &Ctx = P.context();

@@ -120,4 +120,77 @@ TEST(ReadOnlyParameters, APointerLoadedFromItPointsElsewhere) {
   EXPECT_FALSE(loadsReadOnly(Ctx, "loadedPointer", "behind"));
 }
 
+const char *const MemberCode = R"cu(
+    struct Args {
+      const int *__restrict__ xs;
+      const int *ys;
+      int *out;
+      int n;
+    };
+    union Either {
+      const int *__restrict__ xs;
+      int *w;
+    };
+    __device__ int firstOf(const int *p) { return p[0]; }
+    __device__ int firstOfArgs(Args a) { return a.xs[0]; }
+
+    __global__ void members(Args a) {
+      const int fromMember = a.xs[blockIdx.x];
+      const int *row = a.xs + 4 * blockIdx.x;
+      const int fromRow = row[1];
+      const int fromPure = firstOf(a.xs) + a.n + sizeof(a);
+      const int fromPlainMember = a.ys[0];
+      a.out[0] = fromMember + fromRow + fromPure + fromPlainMember;
+    }
+    __global__ void writtenThrough(Args a) {
+      const_cast<int *>(a.xs)[threadIdx.x] = 1;
+      const int afterMemberCast = a.xs[0];
+      a.out[0] = afterMemberCast;
+    }
+    __global__ void copied(Args a) {
+      Args b = a;
+      const int afterStructCopy = a.xs[0];
+      b.out[0] = afterStructCopy;
+    }
+    __global__ void passed(Args a) {
+      const int afterStructPassed = a.xs[0] + firstOfArgs(a);
+      a.out[0] = afterStructPassed;
+    }
+    __global__ void reseated(Args a) {
+      a.xs = a.ys;
+      const int afterMemberReseat = a.xs[0];
+      a.out[0] = afterMemberReseat;
+    }
+    __global__ void otherFieldChanged(Args a) {
+      a.n = 2;
+      const int afterFieldChange = a.xs[0];
+      a.out[0] = afterFieldChange + a.n;
+    }
+    __global__ void inUnion(Either e, int *out) {
+      const int fromUnion = e.xs[0];
+      out[0] = fromUnion;
+    })cu";
+
+TEST(ReadOnlyParameters, RestrictMembersOfAByValueParameter) {
+  Parsed P = parse(MemberCode);
+  clang::ASTContext &Ctx = P.context();
+  EXPECT_TRUE(loadsReadOnly(Ctx, "members", "fromMember"));
+  EXPECT_TRUE(loadsReadOnly(Ctx, "members", "fromRow"));
+  // Without restrict, as for a parameter.
+  EXPECT_FALSE(loadsReadOnly(Ctx, "members", "fromPlainMember"));
+  // A union's member may be written through another.
+  EXPECT_FALSE(loadsReadOnly(Ctx, "inUnion", "fromUnion"));
+}
+
+TEST(ReadOnlyParameters, AMemberWrittenThroughCopiedOrChangedIsNot) {
+  Parsed P = parse(MemberCode);
+  clang::ASTContext &Ctx = P.context();
+  EXPECT_FALSE(loadsReadOnly(Ctx, "writtenThrough", "afterMemberCast"));
+  // The whole struct takes the pointer where the walk does not follow.
+  EXPECT_FALSE(loadsReadOnly(Ctx, "copied", "afterStructCopy"));
+  EXPECT_FALSE(loadsReadOnly(Ctx, "passed", "afterStructPassed"));
+  EXPECT_FALSE(loadsReadOnly(Ctx, "reseated", "afterMemberReseat"));
+  EXPECT_FALSE(loadsReadOnly(Ctx, "otherFieldChanged", "afterFieldChange"));
+}
+
 } // namespace
