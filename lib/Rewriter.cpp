@@ -375,7 +375,8 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
     if (*Unparsed) {
       RewriteResult Passed = std::move(**Unparsed);
       if (Layout.Balance == BlockBalance::Tiles)
-        if (llvm::Error E = balanceTiles(FilePath, Opts, Layout, Passed))
+        if (llvm::Error E =
+                balanceTiles(FilePath, Opts, Headers, Layout, Passed))
           return std::move(E);
       return Passed;
     }
@@ -404,7 +405,7 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
   if (Failure && *Failure)
     return std::move(*Failure);
   if (Layout.Balance == BlockBalance::Tiles)
-    if (llvm::Error E = balanceTiles(FilePath, Opts, Layout, Result))
+    if (llvm::Error E = balanceTiles(FilePath, Opts, Headers, Layout, Result))
       return std::move(E);
   return Result;
 }
