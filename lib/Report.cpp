@@ -80,9 +80,11 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
       OS << "\n";
     }
     for (const KernelRecord &K : F.Kernels) {
-      OS << "  kernel " << K.Function << " (line " << K.Line
-         << "): " << (K.Why == Reason::None ? "balanced across tiles"
-                                            : "not balanced");
+      OS << "  kernel " << K.Function << " (";
+      if (!K.File.empty())
+        OS << K.File << ", ";
+      OS << "line " << K.Line << "): "
+         << (K.Why == Reason::None ? "balanced across tiles" : "not balanced");
       if (K.Launches)
         OS << ", " << K.Launches << " launch(es) wrapped";
       writeReason(OS, K.Why);
@@ -169,6 +171,8 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
                            {"function", K.Function},
                            {"decision", K.Decision},
                            {"launches", K.Launches}};
+      if (!K.File.empty())
+        O["file"] = K.File;
       addReason(O, K.Why);
       Kernels.push_back(std::move(O));
     }

@@ -11,6 +11,7 @@
 #include "Emit/EditList.h"
 #include "Emit/LaunchTuning.h"
 #include "Emit/OutputText.h"
+#include "Emit/UneditedHeaders.h"
 #include "Find/AtomicSites.h"
 #include "Find/MacroSites.h"
 #include "Find/OptOut.h"
@@ -25,7 +26,6 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -187,37 +187,6 @@ private:
   std::map<FileID, Reason> Decided;
 };
 
-/// Every other allowed file the parse read, as it is.
-static void
-addUneditedHeaders(const SourceManager &SM, HeaderCopies &Copies,
-                   const ParsedFile &P, std::vector<HeaderOutput> &Out) {
-  llvm::DenseSet<const FileEntry *> Seen;
-  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
-    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
-    if (!E.isFile())
-      continue;
-    const SrcMgr::ContentCache &C = E.getFile().getContentCache();
-    OptionalFileEntryRef FE = C.OrigEntry;
-    if (!FE || !Seen.insert(&FE->getFileEntry()).second ||
-        &FE->getFileEntry() ==
-            &SM.getFileEntryRefForID(SM.getMainFileID())->getFileEntry() ||
-        E.getFile().getFileCharacteristic() != SrcMgr::C_User)
-      continue;
-    std::string Path = absoluteFilePath(SM.getFileManager(), *FE);
-    if (llvm::any_of(Out,
-                     [&](const HeaderOutput &H) { return H.Path == Path; }))
-      continue;
-    std::optional<std::string> Rel = Copies.pathOf(&FE->getFileEntry(), Path);
-    if (!Rel || !C.getBufferOrNone(SM.getDiagnostics(), SM.getFileManager()))
-      continue;
-    HeaderOutput H;
-    H.Path = Path;
-    H.RelativePath = *Rel;
-    H.Output = P.OriginalText(SM.translateFile(*FE)).str();
-    Out.push_back(std::move(H));
-  }
-}
-
 /// The result of a full parse of a file whose tokens name nothing atomic:
 /// no sites, nothing changed. Null when the file needs the parse.
 static llvm::Expected<std::optional<RewriteResult>>
@@ -347,7 +316,7 @@ static llvm::Error rewriteParsed(ParsedFile &P, llvm::StringRef FilePath,
     Result.Headers.push_back(std::move(*H)); // FileIDs grow in entry order
   }
   if (Headers && !Result.Headers.empty())
-    addUneditedHeaders(SM, *Policy.Copies, P, Result.Headers);
+    addUneditedHeaders(P, *Policy.Copies, Result.Headers);
   Result.Report = buildReport(FilePath, Sites, Plan, !Edits->Edits.empty());
   for (const HeaderOutput &H : Result.Headers)
     if (H.Edited)
@@ -406,7 +375,8 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
     if (*Unparsed) {
       RewriteResult Passed = std::move(**Unparsed);
       if (Layout.Balance == BlockBalance::Tiles)
-        if (llvm::Error E = balanceTiles(FilePath, Opts, Layout, Passed))
+        if (llvm::Error E =
+                balanceTiles(FilePath, Opts, Headers, Layout, Passed))
           return std::move(E);
       return Passed;
     }
@@ -435,7 +405,7 @@ llvm::Expected<RewriteResult> rewriteSource(llvm::StringRef FilePath,
   if (Failure && *Failure)
     return std::move(*Failure);
   if (Layout.Balance == BlockBalance::Tiles)
-    if (llvm::Error E = balanceTiles(FilePath, Opts, Layout, Result))
+    if (llvm::Error E = balanceTiles(FilePath, Opts, Headers, Layout, Result))
       return std::move(E);
   return Result;
 }

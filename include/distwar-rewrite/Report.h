@@ -51,6 +51,8 @@ struct GroupRecord {
 /// A kernel under --balance=tiles: balanced across tiles, or why not.
 struct KernelRecord {
   unsigned Line = 0, Column = 0;
+  std::string File; ///< an included file (--edit-headers); empty for the
+                    ///< report's file
   std::string Function;
   std::string Decision; ///< "balanced" or "unchanged"
   Verdict Why;          ///< why unchanged, and where
@@ -65,7 +67,8 @@ struct FileReport {
   std::vector<std::string> EditedHeaders;
   std::vector<SiteRecord> Sites;
   std::vector<GroupRecord> Groups;
-  /// With --balance=tiles: every kernel defined in the file.
+  /// With --balance=tiles: every kernel defined in the file or in a header
+  /// it may edit, and every kernel of another header that they launch.
   std::vector<KernelRecord> Kernels;
   /// Set when Clang reported errors inside functions and the file was
   /// rewritten around them: Clang's first error (its message as Text), and

@@ -41,7 +41,8 @@ struct RewriteResult {
   std::vector<std::string> FilesRead;
   /// One line for the user when part of the file is left as written because
   /// Clang could not parse it (file:line:col of Clang's first error, what it
-  /// rejects, how many functions are left); empty otherwise.
+  /// rejects, how many functions are left; with --balance=tiles, how many
+  /// kernels stay unbalanced for it); empty otherwise.
   std::string Warning;
 };
 
@@ -57,7 +58,11 @@ bool looksRewritten(llvm::StringRef Code);
 /// inside functions, those functions and the ones that reach them are left
 /// as written, the rest rewritten, and RewriteResult::Warning says so; any
 /// other parse error (at file scope, fatal) is returned as an error whose
-/// message is the tool's one line, then Clang's diagnostics.
+/// message is the tool's one line, then Clang's diagnostics. With
+/// --balance=tiles (\p Layout), kernels are balanced after the batching,
+/// in the file and in the headers \p Headers allows (TileBalance.h); there
+/// Clang's errors only keep the kernels they reach, also in a file passed
+/// through unparsed.
 llvm::Expected<RewriteResult>
 rewriteSource(llvm::StringRef FilePath, llvm::StringRef Code,
               const FrontEnd &Front, Variant V,

@@ -26,6 +26,23 @@ std::optional<ReasonPlace> placeAt(const SourceManager &SM, SourceLocation Loc,
   return P;
 }
 
+std::optional<ReasonPlace> presumedPlaceAt(const SourceManager &SM,
+                                           SourceLocation Loc,
+                                           llvm::StringRef Text) {
+  SourceLocation File = SM.getFileLoc(Loc);
+  PresumedLoc Presumed = File.isValid() ? SM.getPresumedLoc(File)
+                                        : PresumedLoc();
+  if (Presumed.isInvalid())
+    return placeAt(SM, Loc, Text);
+  ReasonPlace P;
+  P.Text = Text.str();
+  P.Line = Presumed.getLine();
+  P.Column = Presumed.getColumn();
+  if (!SM.isWrittenInMainFile(File))
+    P.File = Presumed.getFilename();
+  return P;
+}
+
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // A whole macro argument or a whole invocation maps back to its text in

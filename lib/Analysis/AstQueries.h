@@ -75,6 +75,14 @@ std::optional<ReasonPlace> placeAt(const clang::SourceManager &SM,
                                    clang::SourceLocation Loc,
                                    llvm::StringRef Text);
 
+/// \p Loc as placeAt names it, but at the line (and file) a #line directive
+/// gives it: a place in a parse of rewritten text, whose directives keep
+/// the user's line numbers (the --balance=tiles pass reads the batched
+/// text).
+std::optional<ReasonPlace> presumedPlaceAt(const clang::SourceManager &SM,
+                                           clang::SourceLocation Loc,
+                                           llvm::StringRef Text);
+
 /// The source text of \p E, or "" when it does not lie in the main file
 /// outside macro bodies.
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);

@@ -38,22 +38,28 @@ const FunctionDecl *kernelNamed(const NamedDecl *D) {
   return F->getCanonicalDecl();
 }
 
-/// The kernels defined in the main file, and every expression of the
+/// A kernel's definition, and whether it lies in a file the pass writes.
+struct DefinedKernel {
+  const FunctionDecl *Kernel = nullptr;
+  bool Writable = false;
+};
+
+/// The kernels defined in the user's files, and every expression of the
 /// translation unit that names one (outside template instantiations, whose
 /// text is their pattern's).
 class KernelIndex : public RecursiveASTVisitor<KernelIndex> {
 public:
-  explicit KernelIndex(const SourceManager &SM) : SM(SM) {}
+  KernelIndex(const SourceManager &SM, const TileFiles &Files)
+      : SM(SM), Files(Files) {}
 
   bool VisitFunctionDecl(FunctionDecl *F) {
-    if (!F->hasAttr<CUDAGlobalAttr>())
+    if (!F->hasAttr<CUDAGlobalAttr>() || F->isTemplateInstantiation())
       return true;
     const FunctionDecl *Canon = kernelNamed(F);
-    if (F->doesThisDeclarationHaveABody() &&
-        SM.isWrittenInMainFile(SM.getExpansionLoc(F->getLocation())) &&
-        !F->isTemplateInstantiation())
-      Kernels.push_back(F);
-    else if (!F->isTemplateInstantiation() && !F->isImplicit())
+    FileID File = SM.getFileID(SM.getExpansionLoc(F->getLocation()));
+    if (F->doesThisDeclarationHaveABody() && Files.isUserFile(File))
+      Kernels.push_back({F, Files.writable(File)});
+    else if (!F->isImplicit())
       ++OtherDeclarations[Canon];
     return true;
   }
@@ -75,12 +81,13 @@ public:
     return true;
   }
 
-  std::vector<const FunctionDecl *> Kernels;
+  std::vector<DefinedKernel> Kernels;
   llvm::DenseMap<const FunctionDecl *, std::vector<const Expr *>> Refs;
   llvm::DenseMap<const FunctionDecl *, unsigned> OtherDeclarations;
 
 private:
   const SourceManager &SM;
+  const TileFiles &Files;
 };
 
 /// The host function that holds \p S, or null.
@@ -97,12 +104,13 @@ const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
 }
 
 /// Whether \p Launch is a statement of its own that a block may replace: in
-/// a host function, spelled in the main file outside macros, followed by
-/// its `;`.
+/// a host function, spelled in one file outside macros, followed by its
+/// `;`.
 bool wrappableLaunch(ASTContext &Ctx, const CUDAKernelCallExpr *Launch) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Begin = Launch->getBeginLoc(), End = Launch->getEndLoc();
-  if (Begin.isMacroID() || End.isMacroID() || !SM.isWrittenInMainFile(Begin))
+  if (Begin.isMacroID() || End.isMacroID() ||
+      SM.getFileID(Begin) != SM.getFileID(End))
     return false;
   const Stmt *Self = Launch;
   DynTypedNodeList Parents = Ctx.getParents(*Launch);
@@ -168,91 +176,162 @@ bool takesTileQueue(const FunctionDecl *Kernel) {
 
 } // namespace
 
-/// The plan of one kernel: its reason, or its uses and launches.
-static TileKernelPlan planKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
-                                 llvm::ArrayRef<const Expr *> Refs,
-                                 unsigned OtherDeclarations) {
+/// The reason \p Loc gives, saying \p Text there. Presumed lines: the
+/// pass parses the batched text, whose #line directives keep the user's.
+static Verdict refusal(const SourceManager &SM, Reason R, SourceLocation Loc,
+                       const llvm::Twine &Text) {
+  return Verdict(R, presumedPlaceAt(SM, Loc, Text.str()));
+}
+
+/// Why \p Kernel's body may not run as tiles, or None; \p Plan gets its
+/// block index reads and returns.
+static Verdict planBody(ASTContext &Ctx, const FunctionDecl *Kernel,
+                        TileKernelPlan &Plan) {
   const SourceManager &SM = Ctx.getSourceManager();
-  TileKernelPlan Plan;
-  Plan.Kernel = Kernel;
-  auto Refuse = [&](Reason R, SourceLocation Loc, llvm::StringRef Text) {
-    Plan.Why = Verdict(R, placeAt(SM, Loc, Text));
-    return Plan;
-  };
   if (takesTileQueue(Kernel))
-    return Refuse(Reason::TileAlreadyBalanced, Kernel->getLocation(),
-                  "the kernel takes a tile queue");
+    return refusal(SM, Reason::TileAlreadyBalanced, Kernel->getLocation(),
+                   "the kernel takes a tile queue");
   if (const NamedDecl *D = clashingName(Kernel))
-    return Refuse(Reason::NameShadowed, D->getLocation(),
-                  "this name is one the rewrite declares");
+    return refusal(SM, Reason::NameShadowed, D->getLocation(),
+                   "this name is one the rewrite declares");
   for (const BlockIndexUse &U : findBlockIndexUses(Kernel->getBody()))
     if (llvm::none_of(Plan.Uses,
                       [&](const BlockIndexUse &Seen) { return Seen.E == U.E; }))
       Plan.Uses.push_back(U);
   for (const FunctionDecl *Instance : instancesOf(Kernel)) {
-    if (Verdict V = tileSafety(Ctx, Instance); V.Code != Reason::None) {
-      Plan.Why = V;
-      return Plan;
-    }
+    if (Verdict V = tileSafety(Ctx, Instance); V.Code != Reason::None)
+      return V;
     // A use that only an instantiation resolves (a dependent call) has no
     // counterpart in the pattern's text, which is what the edits change.
     for (const BlockIndexUse &U : findBlockIndexUses(Instance->getBody()))
       if (llvm::none_of(Plan.Uses, [&](const BlockIndexUse &P) {
             return P.E->getBeginLoc() == U.E->getBeginLoc();
           }))
-        return Refuse(Reason::TileHiddenBlockIndex, U.E->getBeginLoc(),
-                      "this read depends on a template argument");
+        return refusal(SM, Reason::TileHiddenBlockIndex, U.E->getBeginLoc(),
+                       "this read depends on a template argument");
   }
-  if (Plan.Uses.empty()) {
-    Plan.Why = Reason::TileNoBlockIndex;
-    return Plan;
-  }
+  if (Plan.Uses.empty())
+    return Reason::TileNoBlockIndex;
   Plan.Returns = returnsOf(Kernel->getBody());
   for (const ReturnStmt *R : Plan.Returns)
     if (R->getBeginLoc().isMacroID() || R->getEndLoc().isMacroID())
-      return Refuse(Reason::TileReturnBeforeBarrier, R->getBeginLoc(),
-                    "this return is written in a macro");
-  if (OtherDeclarations)
-    return Refuse(Reason::TileLaunch, Kernel->getLocation(),
-                  "the kernel is declared elsewhere too");
+      return refusal(SM, Reason::TileReturnBeforeBarrier, R->getBeginLoc(),
+                     "this return is written in a macro");
+  return Verdict();
+}
+
+/// The launch whose kernel \p Ref names, or null.
+static const CUDAKernelCallExpr *launchNaming(ASTContext &Ctx,
+                                              const Expr *Ref) {
+  for (const DynTypedNode &P : Ctx.getParents(*Ref))
+    if (const auto *Call = P.get<CUDAKernelCallExpr>();
+        Call && Call->getCallee()->IgnoreParenImpCasts() == Ref)
+      return Call;
+  // The callee of a launch may sit under an implicit cast.
+  for (const DynTypedNode &P : Ctx.getParents(*Ref))
+    if (const auto *Cast = P.get<ImplicitCastExpr>())
+      for (const DynTypedNode &G : Ctx.getParents(*Cast))
+        if (const auto *Call = G.get<CUDAKernelCallExpr>())
+          return Call;
+  return nullptr;
+}
+
+/// Why the references \p Refs to a kernel are not all launches the pass can
+/// wrap in files it writes, or None; \p Plan gets the launches.
+static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
+                            llvm::ArrayRef<const Expr *> Refs,
+                            TileKernelPlan &Plan) {
+  const SourceManager &SM = Ctx.getSourceManager();
   for (const Expr *Ref : Refs) {
-    const CUDAKernelCallExpr *Launch = nullptr;
-    for (const DynTypedNode &P : Ctx.getParents(*Ref))
-      if (const auto *Call = P.get<CUDAKernelCallExpr>();
-          Call && Call->getCallee()->IgnoreParenImpCasts() == Ref)
-        Launch = Call;
-    if (!Launch) {
-      // The callee of a launch may sit under an implicit cast.
-      for (const DynTypedNode &P : Ctx.getParents(*Ref))
-        if (const auto *Cast = P.get<ImplicitCastExpr>())
-          for (const DynTypedNode &G : Ctx.getParents(*Cast))
-            if (const auto *Call = G.get<CUDAKernelCallExpr>())
-              Launch = Call;
-    }
+    const CUDAKernelCallExpr *Launch = launchNaming(Ctx, Ref);
     if (!Launch)
-      return Refuse(Reason::TileLaunch, Ref->getBeginLoc(),
-                    "the kernel is named here other than in a launch");
+      return refusal(SM, Reason::TileLaunch, Ref->getBeginLoc(),
+                     "the kernel is named here other than in a launch");
+    FileID File = SM.getFileID(SM.getExpansionLoc(Launch->getBeginLoc()));
+    if (TileFileRefusal Not = Files.whyNot(File); Not.Code != Reason::None)
+      return refusal(SM, Not.Code, Launch->getBeginLoc(),
+                     "this launch is in " + Not.What);
     if (!wrappableLaunch(Ctx, Launch))
-      return Refuse(Reason::TileLaunch, Launch->getBeginLoc(),
-                    "this launch is not a statement the rewrite can wrap");
+      return refusal(SM, Reason::TileLaunch, Launch->getBeginLoc(),
+                     "this launch is not a statement the rewrite can wrap");
     Plan.Launches.push_back(Launch);
   }
   if (Plan.Launches.empty())
-    return Refuse(Reason::TileLaunch, Kernel->getLocation(),
-                  "no launch of the kernel in this file");
+    return refusal(SM, Reason::TileLaunch, Plan.Kernel->getLocation(),
+                   "no launch of the kernel in this translation unit");
+  return Verdict();
+}
+
+/// The plan of one kernel of a file the pass writes: its reason, or its
+/// uses and launches.
+static TileKernelPlan planKernel(ASTContext &Ctx, const TileFiles &Files,
+                                 const TileErrors *Errors,
+                                 const FunctionDecl *Kernel,
+                                 llvm::ArrayRef<const Expr *> Refs,
+                                 unsigned OtherDeclarations) {
+  TileKernelPlan Plan;
+  Plan.Kernel = Kernel;
+  // What Clang could not parse first: the analyses below read the AST.
+  if (Errors)
+    Plan.Why = Errors->verdict(Kernel, Refs);
+  if (Plan.Why == Reason::None)
+    Plan.Why = planBody(Ctx, Kernel, Plan);
+  if (Plan.Why == Reason::None && OtherDeclarations)
+    Plan.Why =
+        refusal(Ctx.getSourceManager(), Reason::TileLaunch,
+                Kernel->getLocation(), "the kernel is declared elsewhere too");
+  if (Plan.Why == Reason::None)
+    Plan.Why = planLaunches(Ctx, Files, Refs, Plan);
+  if (Plan.Why != Reason::None) {
+    // A kernel left as written has nothing for the edits.
+    Plan.Uses.clear();
+    Plan.Launches.clear();
+    Plan.Returns.clear();
+  }
+  return Plan;
+}
+
+/// Whether one of \p Refs lies in a file of \p Files.
+static bool namedInWrittenFile(const SourceManager &SM, const TileFiles &Files,
+                               llvm::ArrayRef<const Expr *> Refs) {
+  return llvm::any_of(Refs, [&](const Expr *Ref) {
+    return Files.writable(SM.getFileID(SM.getExpansionLoc(Ref->getBeginLoc())));
+  });
+}
+
+TilePlan planTiles(ASTContext &Ctx, const TileFiles &Files,
+                   const TileErrors *Errors) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  KernelIndex Index(SM, Files);
+  Index.TraverseDecl(Ctx.getTranslationUnitDecl());
+  TilePlan Plan;
+  for (const DefinedKernel &Defined : Index.Kernels) {
+    const FunctionDecl *Kernel = Defined.Kernel;
+    const FunctionDecl *Canon = kernelNamed(Kernel);
+    const std::vector<const Expr *> Refs = Index.Refs.lookup(Canon);
+    if (Defined.Writable) {
+      Plan.Kernels.push_back(planKernel(Ctx, Files, Errors, Kernel, Refs,
+                                        Index.OtherDeclarations.lookup(Canon)));
+      continue;
+    }
+    // A kernel of a header the pass does not write: reported where the
+    // files it writes name it, else not the pass's business.
+    if (!namedInWrittenFile(SM, Files, Refs))
+      continue;
+    TileFileRefusal Not =
+        Files.whyNot(SM.getFileID(SM.getExpansionLoc(Kernel->getLocation())));
+    assert(Not.Code != Reason::None && "a file not written says why");
+    TileKernelPlan K;
+    K.Kernel = Kernel;
+    K.Why = refusal(SM, Not.Code, Kernel->getLocation(),
+                    "the kernel is defined in " + Not.What);
+    Plan.Kernels.push_back(std::move(K));
+  }
   return Plan;
 }
 
 TilePlan planTiles(ASTContext &Ctx) {
-  KernelIndex Index(Ctx.getSourceManager());
-  Index.TraverseDecl(Ctx.getTranslationUnitDecl());
-  TilePlan Plan;
-  for (const FunctionDecl *Kernel : Index.Kernels) {
-    const FunctionDecl *Canon = kernelNamed(Kernel);
-    Plan.Kernels.push_back(planKernel(Ctx, Kernel, Index.Refs.lookup(Canon),
-                                      Index.OtherDeclarations.lookup(Canon)));
-  }
-  return Plan;
+  return planTiles(Ctx, TileFiles(Ctx.getSourceManager()));
 }
 
 } // namespace distwar

@@ -185,7 +185,7 @@ bool lambdaOfKernel(const FunctionDecl *FD, const FunctionDecl *Kernel) {
 
 std::optional<ReasonPlace> placeOf(ASTContext &Ctx, const Stmt *S,
                                    llvm::StringRef Text) {
-  return placeAt(Ctx.getSourceManager(), S->getBeginLoc(), Text);
+  return presumedPlaceAt(Ctx.getSourceManager(), S->getBeginLoc(), Text);
 }
 
 /// Each use of the block index in the kernel's own body must be one the
@@ -213,8 +213,8 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
   assert(Kernel->getBody() && "decided on a body");
   if (const Attr *A = Kernel->getAttr<CUDAClusterDimsAttr>())
     return Verdict(Reason::TileGridGroup,
-                   placeAt(Ctx.getSourceManager(), A->getLocation(),
-                           "the kernel runs in clusters of blocks"));
+                   presumedPlaceAt(Ctx.getSourceManager(), A->getLocation(),
+                                   "the kernel runs in clusters of blocks"));
   // Every function the body reaches, each with the call in the kernel's
   // own body that leads to it (where the report points).
   std::vector<std::pair<const FunctionDecl *, const Stmt *>> Work;

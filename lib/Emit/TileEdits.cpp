@@ -1,6 +1,7 @@
 //===- TileEdits.cpp - the text of --balance=tiles ------------------------===//
 
 #include "Emit/TileEdits.h"
+#include "Parse/SourcePaths.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -11,19 +12,20 @@ namespace distwar {
 
 namespace {
 
-/// Collects the replacements of the main file, each at an offset of it.
+/// Collects the replacements of one file, each at an offset of it.
 class TileEditList {
 public:
-  TileEditList(ASTContext &Ctx, llvm::StringRef FilePath, llvm::StringRef Text,
-               const OutputLayout &Layout)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), FilePath(FilePath), Text(Text),
+  TileEditList(ASTContext &Ctx, clang::FileID File, std::string FilePath,
+               llvm::StringRef Text, const OutputLayout &Layout)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), File(File),
+        FilePath(std::move(FilePath)), Text(Text),
         Break(Layout.compact() ? " " : "\n") {}
 
-  /// The offset of \p Loc in the main file (a macro argument's spelling).
+  /// The offset of \p Loc in the file (a macro argument's spelling).
   unsigned offset(SourceLocation Loc) const {
     if (Loc.isMacroID())
       Loc = SM.getSpellingLoc(Loc);
-    assert(SM.isWrittenInMainFile(Loc) && "planned edits lie in the file");
+    assert(SM.getFileID(Loc) == File && "planned edits lie in the file");
     return SM.getFileOffset(Loc);
   }
   /// The offset just past the token at \p Loc.
@@ -56,10 +58,14 @@ public:
 
   ASTContext &Ctx;
   const SourceManager &SM;
-  llvm::StringRef FilePath, Text;
+  clang::FileID File;
+  std::string FilePath;
+  llvm::StringRef Text;
   /// Between inserted statements: a line break, or a space (compact).
   std::string Break;
   tooling::Replacements Edits;
+  /// The launches wrapped so far, which number their blocks' names.
+  unsigned Launches = 0;
 };
 
 const char *replacementOf(BlockIndexUse::Kind K) {
@@ -191,33 +197,49 @@ static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
   return L.add(L.endOfToken(Semi->getLocation()), 0, L.Break + "}");
 }
 
-llvm::Expected<tooling::Replacements>
+/// The include, then the first line's number back (a byte-order mark stays
+/// the file's first bytes).
+static llvm::Error addPrologue(TileEditList &L, FilePresumedFn Presumed) {
+  unsigned Start = L.Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  PresumedLine First = Presumed(L.File, Start);
+  return L.add(Start, 0,
+               "#include <distwar/tiles.cuh> // distwar-rewrite: kernels "
+               "balanced across tiles\n" +
+                   lineDirectiveText(First.Line, First.QuotedFile) + "\n");
+}
+
+llvm::Expected<std::map<FileID, tooling::Replacements>>
 planTileEdits(ASTContext &Ctx, const TilePlan &Plan, llvm::StringRef FilePath,
-              llvm::StringRef Text, const OutputLayout &Layout,
-              PresumedLineFn Presumed) {
-  TileEditList L(Ctx, FilePath, Text, Layout);
-  unsigned Launches = 0;
+              const OutputLayout &Layout, FileTextFn TextOf,
+              FilePresumedFn Presumed) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::map<FileID, TileEditList> Lists;
+  auto ListOf = [&](SourceLocation Loc) -> TileEditList & {
+    FileID File = SM.getFileID(SM.getExpansionLoc(Loc));
+    std::string Path = File == SM.getMainFileID() ? FilePath.str()
+                                                  : absoluteFilePath(SM, File);
+    return Lists
+        .try_emplace(File, Ctx, File, std::move(Path), TextOf(File), Layout)
+        .first->second;
+  };
   for (const TileKernelPlan &K : Plan.Kernels) {
     if (!K.balanced())
       continue;
-    if (llvm::Error E = kernelEdits(L, K))
+    if (llvm::Error E = kernelEdits(ListOf(K.Kernel->getLocation()), K))
       return std::move(E);
-    for (const CUDAKernelCallExpr *Launch : K.Launches)
-      if (llvm::Error E = launchEdits(L, Launch, Launches++))
+    for (const CUDAKernelCallExpr *Launch : K.Launches) {
+      TileEditList &L = ListOf(Launch->getBeginLoc());
+      if (llvm::Error E = launchEdits(L, Launch, L.Launches++))
         return std::move(E);
+    }
   }
-  if (L.Edits.empty())
-    return L.Edits;
-  // The include, then the first line's number back (a byte-order mark stays
-  // the file's first bytes).
-  unsigned Start = Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-  PresumedLine First = Presumed(Start);
-  std::string Prologue = "#include <distwar/tiles.cuh> // distwar-rewrite: "
-                         "kernels balanced across tiles\n" +
-                         lineDirectiveText(First.Line, First.QuotedFile) + "\n";
-  if (llvm::Error E = L.add(Start, 0, Prologue))
-    return std::move(E);
-  return L.Edits;
+  std::map<FileID, tooling::Replacements> Out;
+  for (auto &[File, L] : Lists) {
+    if (llvm::Error E = addPrologue(L, Presumed))
+      return std::move(E);
+    Out[File] = std::move(L.Edits);
+  }
+  return Out;
 }
 
 } // namespace distwar

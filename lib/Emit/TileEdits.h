@@ -1,4 +1,4 @@
-//===- TileEdits.h - the text of --balance=tiles ---------------*- C++ -*-===//
+//===- TileEdits.h - the text of --balance=tiles ----------------*- C++ -*-===//
 //
 // Writes a TilePlan (Plan/TilePlan.h): each balanced kernel takes the pool,
 // the tile count and the original grid first, its body runs in the loop of
@@ -47,17 +47,27 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Error.h"
+#include <map>
 
 namespace distwar {
 
-/// The edits of \p Plan on the main file of \p Ctx (named \p FilePath, its
-/// text \p Text), none when no kernel is balanced. Inserted code breaks
-/// lines only in the formatted layout; the prologue's #line directive
-/// restores the first line's number as \p Presumed gives it.
-llvm::Expected<clang::tooling::Replacements>
+/// The user's bytes of a file of the parse (the parse may read them spelled
+/// otherwise).
+using FileTextFn = llvm::function_ref<llvm::StringRef(clang::FileID)>;
+/// The line the compiler presumes for an offset of a file of the parse.
+using FilePresumedFn =
+    llvm::function_ref<PresumedLine(clang::FileID, unsigned Offset)>;
+
+/// The edits of \p Plan on each file they change (a balanced kernel's
+/// definition and launches may lie in the main file of \p Ctx, named
+/// \p FilePath, or in headers, named by their absolute paths), none when no
+/// kernel is balanced. Inserted code breaks lines only in the formatted
+/// layout; each file's prologue ends in a #line directive that restores its
+/// first line's number as \p Presumed gives it.
+llvm::Expected<std::map<clang::FileID, clang::tooling::Replacements>>
 planTileEdits(clang::ASTContext &Ctx, const TilePlan &Plan,
-              llvm::StringRef FilePath, llvm::StringRef Text,
-              const OutputLayout &Layout, PresumedLineFn Presumed);
+              llvm::StringRef FilePath, const OutputLayout &Layout,
+              FileTextFn TextOf, FilePresumedFn Presumed);
 
 } // namespace distwar
 

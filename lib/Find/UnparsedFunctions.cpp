@@ -143,7 +143,8 @@ enclosing(const SourceManager &SM, llvm::ArrayRef<const FunctionDecl *> Written,
 } // namespace
 
 std::optional<UnparsedFunctions>
-UnparsedFunctions::find(ASTContext &Ctx, llvm::ArrayRef<ClangError> Errors) {
+UnparsedFunctions::find(ASTContext &Ctx, llvm::ArrayRef<ClangError> Errors,
+                        bool PresumedLines) {
   // Errors without a place to blame leave nothing to rewrite safely.
   if (Errors.empty())
     return std::nullopt;
@@ -152,7 +153,10 @@ UnparsedFunctions::find(ASTContext &Ctx, llvm::ArrayRef<ClangError> Errors) {
   Index.TraverseDecl(Ctx.getTranslationUnitDecl());
   UnparsedFunctions Out;
   auto Place = [&](SourceLocation Loc, const std::string &Text) {
-    return placeAt(SM, Loc, Text).value_or(ReasonPlace{"", 0, 0, Text});
+    std::optional<ReasonPlace> P = PresumedLines
+                                       ? presumedPlaceAt(SM, Loc, Text)
+                                       : placeAt(SM, Loc, Text);
+    return P.value_or(ReasonPlace{"", 0, 0, Text});
   };
   // The text of a function is left as written when any of it is broken.
   auto LeaveText = [&](const FunctionDecl *FD, SourceLocation Loc,
@@ -194,6 +198,10 @@ UnparsedFunctions::find(ASTContext &Ctx, llvm::ArrayRef<ClangError> Errors) {
   }
   for (const auto &[Entity, M] : Index.Marks)
     Break(Entity, M.Loc, M.Text);
+  // What is broken so far holds an error itself; what follows only reaches
+  // one.
+  for (const auto &Entry : Out.Why)
+    Out.Holders.insert(Entry.first);
   // Where Clang marked no instantiation, every one counts as broken.
   for (const FunctionDecl *Pattern : InstantiationErrors)
     if (llvm::none_of(Broken, [&](const FunctionDecl *Entity) {

@@ -30,6 +30,7 @@
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <optional>
 
 namespace distwar {
@@ -38,14 +39,23 @@ class UnparsedFunctions {
 public:
   /// The functions of \p Ctx that \p Errors (those of the parse that built
   /// it) leave unparsed; nullopt when an error cannot be attributed to a
-  /// function definition.
+  /// function definition. \p PresumedLines: the verdicts' places are at the
+  /// lines #line directives give (a parse of rewritten text).
   static std::optional<UnparsedFunctions>
-  find(clang::ASTContext &Ctx, llvm::ArrayRef<ClangError> Errors);
+  find(clang::ASTContext &Ctx, llvm::ArrayRef<ClangError> Errors,
+       bool PresumedLines = false);
 
   /// Why \p FD (any declaration or instantiation of it) is left as written:
   /// ParseErrorInFunction at its first error, or at the reference that
   /// reaches an unparsed function; None when it was parsed.
   Verdict verdict(const clang::FunctionDecl *FD) const;
+
+  /// Whether \p FD itself (its text, or an instantiation of it) holds an
+  /// error or something Clang marked, rather than only reaching a function
+  /// that does: its own AST may be missing what it says.
+  bool holdsError(const clang::FunctionDecl *FD) const {
+    return Holders.count(keyOf(FD));
+  }
 
   /// The number of unparsed functions defined outside system headers.
   unsigned userFunctions() const { return UserFunctions; }
@@ -56,6 +66,8 @@ public:
 
 private:
   llvm::DenseMap<const clang::FunctionDecl *, ReasonPlace> Why;
+  /// keyOf the functions that hold an error themselves.
+  llvm::DenseSet<const clang::FunctionDecl *> Holders;
   unsigned UserFunctions = 0;
 };
 

@@ -260,8 +260,12 @@ static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
 
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                       const FrontEnd &Options,
-                      llvm::function_ref<void(ParsedFile &)> Body) {
+                      llvm::function_ref<void(ParsedFile &)> Body,
+                      llvm::ArrayRef<FileOverlay> Overlays) {
   ParseSetup S(FilePath, Code);
+  for (const FileOverlay &O : Overlays)
+    S.FS.Memory->addFile(O.Path, 0,
+                         llvm::MemoryBuffer::getMemBufferCopy(O.Text));
   if (llvm::Error E = setUpParse(S, FilePath, Options))
     return E;
   ParseFileSystem &FS = S.FS;

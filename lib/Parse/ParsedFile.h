@@ -50,12 +50,21 @@ struct ParsedFile {
   std::function<llvm::StringRef(clang::FileID)> OriginalText;
 };
 
+/// A file a parse reads from memory rather than the disk: a header as an
+/// earlier pass rewrote it.
+struct FileOverlay {
+  std::string Path; ///< absolute, as the parse finds the file
+  std::string Text;
+};
+
 /// Parses \p Code as \p FilePath and calls \p Body with the result, even
-/// when Clang reported errors. Returns an error only when the compiler
-/// could not run at all (bad flags).
+/// when Clang reported errors; the files of \p Overlays are read as they
+/// say. Returns an error only when the compiler could not run at all (bad
+/// flags).
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                       const FrontEnd &Options,
-                      llvm::function_ref<void(ParsedFile &)> Body);
+                      llvm::function_ref<void(ParsedFile &)> Body,
+                      llvm::ArrayRef<FileOverlay> Overlays = {});
 
 /// What the preprocessor alone found in a file.
 struct TokenScan {

@@ -186,12 +186,12 @@ void ReportDiagnostics::file(const FileReport &F) {
 
 void ReportDiagnostics::kernel(const FileReport &F, const KernelRecord &K) {
   if (K.Why == Reason::None) {
-    emit(RemarkID, F, {"", K.Line, K.Column},
+    emit(RemarkID, F, {K.File, K.Line, K.Column},
          "kernel balanced across tiles (" + std::to_string(K.Launches) +
              " launch(es) wrapped)");
     return;
   }
-  emit(RemarkID, F, {"", K.Line, K.Column},
+  emit(RemarkID, F, {K.File, K.Line, K.Column},
        "kernel not balanced: " + reasonInfo(K.Why).Message.str() +
            reasonSuffix(K.Why));
   if (const std::optional<ReasonPlace> &P = K.Why.Place)

@@ -121,4 +121,52 @@ TEST(Report, JsonHoldsEveryFieldAndThePlaceOfAReason) {
   EXPECT_EQ(Group.get("shares_match_with"), nullptr);
 }
 
+/// A file's kernels under --balance=tiles: one of its own, balanced, and
+/// one of a header it includes, left as written.
+FileReport kernelReport() {
+  FileReport F;
+  F.File = "/src/k.cu";
+  KernelRecord Own;
+  Own.Line = 12;
+  Own.Column = 17;
+  Own.Function = "render";
+  Own.Decision = "balanced";
+  Own.Launches = 2;
+  KernelRecord Header;
+  Header.Line = 4;
+  Header.Column = 17;
+  Header.File = "/src/include/blur.cuh";
+  Header.Function = "blur";
+  Header.Decision = "unchanged";
+  Header.Why = Verdict(Reason::TileLaunch,
+                       ReasonPlace{"/src/include/blur.cuh", 4, 17,
+                                   "the kernel is defined in a header"});
+  F.Kernels = {Own, Header};
+  return F;
+}
+
+TEST(Report, AKernelOfAHeaderIsNamedWithItsFile) {
+  std::string Text = renderTextReport({kernelReport()});
+  EXPECT_NE(Text.find("  kernel render (line 12): balanced across tiles, 2 "
+                      "launch(es) wrapped\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("  kernel blur (/src/include/blur.cuh, line 4): not "
+                      "balanced [DW0065 tile-launch: "),
+            std::string::npos)
+      << Text;
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse(renderJsonReport({kernelReport()}));
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  const llvm::json::Object &File =
+      *(*Parsed->getAsObject()->getArray("files"))[0].getAsObject();
+  const llvm::json::Array &Kernels = *File.getArray("kernels");
+  ASSERT_EQ(Kernels.size(), 2u);
+  EXPECT_EQ(Kernels[0].getAsObject()->get("file"), nullptr);
+  EXPECT_EQ(Kernels[1].getAsObject()->getString("file"),
+            "/src/include/blur.cuh");
+  EXPECT_EQ(Kernels[1].getAsObject()->getObject("reason")->getString("code"),
+            "DW0065");
+}
+
 } // namespace

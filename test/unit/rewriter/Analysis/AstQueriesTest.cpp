@@ -112,4 +112,23 @@ TEST(AstQueries, SourceTextAsWritten) {
   EXPECT_EQ(sourceText(Whole->getSubExpr(), Ctx), "");
 }
 
+TEST(AstQueries, PresumedPlacesTakeTheLineADirectiveGives) {
+  // Rewritten text keeps the user's line numbers through #line directives;
+  // a place in it is the user's line, the physical one is placeAt's.
+  AnnotatedCode Code("// a prologue\n#line 40\n"
+                     "__global__ void k(float *v) { $use^v[0] = 1; }\n");
+  Parsed P = parse(Code.code());
+  const clang::SourceManager &SM = P.context().getSourceManager();
+  clang::SourceLocation Use = locationAt(P.context(), Code.point("use"));
+  std::optional<ReasonPlace> Presumed = presumedPlaceAt(SM, Use, "here");
+  ASSERT_TRUE(Presumed);
+  EXPECT_EQ(Presumed->Line, 40u);
+  EXPECT_EQ(Presumed->Column, 31u);
+  EXPECT_EQ(Presumed->File, "");
+  EXPECT_EQ(Presumed->Text, "here");
+  std::optional<ReasonPlace> Spelled = placeAt(SM, Use, "here");
+  ASSERT_TRUE(Spelled);
+  EXPECT_EQ(Spelled->Line, 3u);
+}
+
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "Decide/TileKernels.h"
 #include "TestAST.h"
+#include "TileTree.h"
 #include "gtest/gtest.h"
 
 using namespace distwar;
@@ -9,14 +10,18 @@ using namespace distwar::test;
 
 namespace {
 
-/// The plan of kernel \p Name in \p Code.
-TileKernelPlan planOf(Parsed &P, llvm::StringRef Name) {
-  TilePlan Plan = planTiles(P.context());
+/// The plan of kernel \p Name in \p Plan.
+TileKernelPlan planOf(const TilePlan &Plan, llvm::StringRef Name) {
   for (const TileKernelPlan &K : Plan.Kernels)
     if (K.Kernel->getName() == Name)
       return K;
   ADD_FAILURE() << "no plan for " << Name.str();
   return {};
+}
+
+/// The plan of kernel \p Name in \p P.
+TileKernelPlan planOf(Parsed &P, llvm::StringRef Name) {
+  return planOf(planTiles(P.context()), Name);
 }
 
 TEST(TileKernels, ALaunchedTileKernelIsBalancedWithItsUsesAndLaunches) {
@@ -84,6 +89,107 @@ TEST(TileKernels, NothingToBalanceAlreadyBalancedAndOurNames) {
   EXPECT_EQ(planOf(P, "same").Why.Code, Reason::TileNoBlockIndex);
   EXPECT_EQ(planOf(P, "done").Why.Code, Reason::TileAlreadyBalanced);
   EXPECT_EQ(planOf(P, "clash").Why.Code, Reason::NameShadowed);
+}
+
+class TileKernelsTree : public TileTree {};
+
+TEST_F(TileKernelsTree, AKernelOfAnAllowedHeaderLaunchedFromTheFile) {
+  write("include/blur.cuh", "#pragma once\n"
+                            "__global__ void blur(float *v) {\n"
+                            "  v[blockIdx.x] = 0;\n"
+                            "}\n"
+                            "inline void blurAgain(float *v) {\n"
+                            "  blur<<<4, 32>>>(v);\n"
+                            "}\n");
+  write("vendor/lib.cuh", "#pragma once\n"
+                          "__global__ void vendored(float *v) {\n"
+                          "  v[blockIdx.x] = 0;\n"
+                          "}\n"
+                          "__global__ void unused(float *v) {\n"
+                          "  v[blockIdx.x] = 0;\n"
+                          "}\n"
+                          "__global__ void libLaunched(float *v);\n"
+                          "inline void libLaunch(float *v) {\n"
+                          "  libLaunched<<<4, 32>>>(v);\n"
+                          "}\n");
+  write("include/launched.cuh", "#pragma once\n"
+                                "#include \"lib.cuh\"\n"
+                                "__global__ void libLaunched(float *v) {\n"
+                                "  v[blockIdx.x] = 0;\n"
+                                "}\n");
+  parseTree(
+      "#include \"blur.cuh\"\n"
+      "#include \"launched.cuh\"\n"
+      "void run(float *v) {\n"
+      "  blur<<<4, 32>>>(v);\n"
+      "  vendored<<<4, 32>>>(v);\n"
+      "}\n",
+      [&](ParsedFile &P, const TileFiles &Files) {
+        TilePlan Plan = planTiles(P.Ctx, Files);
+        TileKernelPlan Blur = planOf(Plan, "blur");
+        EXPECT_TRUE(Blur.balanced()) << reasonInfo(Blur.Why).Name.str();
+        EXPECT_EQ(Blur.Launches.size(), 2u);
+        TileKernelPlan Vendored = planOf(Plan, "vendored");
+        EXPECT_EQ(Vendored.Why.Code, Reason::TileLaunch);
+        ASSERT_TRUE(Vendored.Why.Place);
+        EXPECT_EQ(Vendored.Why.Place->Text,
+                  "the kernel is defined in a header that no "
+                  "--edit-headers entry names");
+        EXPECT_EQ(Vendored.Why.Place->File, path("vendor/lib.cuh"));
+        TileKernelPlan Lib = planOf(Plan, "libLaunched");
+        EXPECT_EQ(Lib.Why.Code, Reason::TileLaunch);
+        ASSERT_TRUE(Lib.Why.Place);
+        EXPECT_EQ(Lib.Why.Place->Text, "the kernel is declared elsewhere too");
+        // A kernel of a header not written, named nowhere the pass
+        // writes, is not the pass's.
+        EXPECT_TRUE(llvm::none_of(Plan.Kernels, [](const TileKernelPlan &K) {
+          return K.Kernel->getName() == "unused";
+        }));
+      });
+}
+
+TEST_F(TileKernelsTree, ALaunchInAHeaderNotWrittenKeepsTheKernel) {
+  // The file's own kernel, launched from a header that is not written
+  // (included after its definition).
+  write("vendor/late.cuh", "#pragma once\n"
+                           "inline void launchLater(float *v) {\n"
+                           "  later<<<4, 32>>>(v);\n"
+                           "}\n");
+  parseTree("__global__ void later(float *v) { v[blockIdx.x] = 0; }\n"
+            "#include \"late.cuh\"\n"
+            "void run(float *v) { launchLater(v); }\n",
+            [&](ParsedFile &P, const TileFiles &Files) {
+              TileKernelPlan Later = planOf(planTiles(P.Ctx, Files), "later");
+              EXPECT_EQ(Later.Why.Code, Reason::TileLaunch);
+              ASSERT_TRUE(Later.Why.Place);
+              EXPECT_EQ(Later.Why.Place->Text,
+                        "this launch is in a header that no --edit-headers "
+                        "entry names");
+              EXPECT_EQ(Later.Why.Place->File, path("vendor/late.cuh"));
+              EXPECT_EQ(Later.Why.Place->Line, 3u);
+            });
+}
+
+TEST_F(TileKernelsTree, ClangsErrorsKeepTheKernelsTheyReach) {
+  parseTree(
+      "__device__ float f(float a, float b) { return a + b; }\n"
+      "__device__ double f(double a, double b) { return a * b; }\n"
+      "__global__ void broken(float *v) { v[blockIdx.x] = f(v[0], "
+      "2.0); }\n"
+      "__global__ void sound(float *v) { v[blockIdx.x] = 0; }\n"
+      "void run(float *v) {\n"
+      "  broken<<<4, 32>>>(v);\n"
+      "  sound<<<4, 32>>>(v);\n"
+      "}\n"
+      "float unrelated(float a) { return f(a, 2.0); }\n",
+      [&](ParsedFile &P, const TileFiles &Files) {
+        TileErrors Errors(P.Ctx, P.Tokens, P.Errors);
+        TilePlan Plan = planTiles(P.Ctx, Files, &Errors);
+        EXPECT_EQ(planOf(Plan, "broken").Why.Code, Reason::TileParseError);
+        TileKernelPlan Sound = planOf(Plan, "sound");
+        EXPECT_TRUE(Sound.balanced()) << reasonInfo(Sound.Why).Name.str();
+      },
+      /*Errors=*/true);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "Emit/TileEdits.h"
 #include "Decide/TileKernels.h"
 #include "TestAST.h"
+#include "TileTree.h"
 #include "clang/Basic/SourceManager.h"
 #include "gtest/gtest.h"
 
@@ -11,20 +12,34 @@ using namespace distwar::test;
 
 namespace {
 
+OutputLayout compact() {
+  OutputLayout Layout;
+  Layout.FormatStyle = "none";
+  return Layout;
+}
+
 /// \p Code with the tile edits of its plan applied, compact.
 std::string balanced(llvm::StringRef Code) {
   Parsed P = parse(Code);
   const TilePlan Plan = planTiles(P.context());
-  OutputLayout Layout;
-  Layout.FormatStyle = "none";
-  auto Presumed = [](unsigned) { return PresumedLine{1, "\"t.cu\""}; };
-  llvm::Expected<clang::tooling::Replacements> Edits =
-      planTileEdits(P.context(), Plan, "/virtual/t.cu", Code, Layout, Presumed);
+  auto Presumed = [](clang::FileID, unsigned) {
+    return PresumedLine{1, "\"t.cu\""};
+  };
+  auto TextOf = [&](clang::FileID) { return Code; };
+  llvm::Expected<std::map<clang::FileID, clang::tooling::Replacements>> Edits =
+      planTileEdits(P.context(), Plan, "/virtual/t.cu", compact(), TextOf,
+                    Presumed);
   if (!Edits) {
     ADD_FAILURE() << llvm::toString(Edits.takeError());
     return "";
   }
-  return llvm::cantFail(clang::tooling::applyAllReplacements(Code, *Edits));
+  if (Edits->empty())
+    return Code.str();
+  EXPECT_EQ(Edits->size(), 1u);
+  EXPECT_EQ(Edits->begin()->first,
+            P.context().getSourceManager().getMainFileID());
+  return llvm::cantFail(
+      clang::tooling::applyAllReplacements(Code, Edits->begin()->second));
 }
 
 const char *const Kernel = R"cu(__global__ void k(float *v, int n) {
@@ -78,6 +93,55 @@ TEST(TileEdits, NothingBalancedNoEdit) {
   const char *Code = "__global__ void k(float *v) { v[threadIdx.x] = 0; }\n"
                      "void run(float *v) { k<<<1, 32>>>(v); }\n";
   EXPECT_EQ(balanced(Code), Code);
+}
+
+class TileEditsTree : public TileTree {};
+
+TEST_F(TileEditsTree, AHeadersKernelIsEditedThereItsLaunchWhereItIs) {
+  const char *Header = "#pragma once\n"
+                       "__global__ void blur(float *v) {\n"
+                       "  v[blockIdx.x] = 0;\n"
+                       "}\n";
+  const char *Main = "#include \"blur.cuh\"\n"
+                     "void run(float *v) { blur<<<4, 32>>>(v); }\n";
+  write("include/blur.cuh", Header);
+  parseTree(Main, [&](ParsedFile &P, const TileFiles &Files) {
+    const TilePlan Plan = planTiles(P.Ctx, Files);
+    auto Presumed = [&](clang::FileID File, unsigned) {
+      return PresumedLine{1, File == P.Ctx.getSourceManager().getMainFileID()
+                                 ? "\"k.cu\""
+                                 : "\"blur.cuh\""};
+    };
+    auto TextOf = [&](clang::FileID File) { return P.OriginalText(File); };
+    llvm::Expected<std::map<clang::FileID, clang::tooling::Replacements>>
+        Edits = planTileEdits(P.Ctx, Plan, path("src/k.cu"), compact(), TextOf,
+                              Presumed);
+    ASSERT_TRUE(bool(Edits)) << llvm::toString(Edits.takeError());
+    ASSERT_EQ(Edits->size(), 2u);
+    clang::FileID Blur = fileOf(P, "include/blur.cuh");
+    const clang::tooling::Replacements &InHeader = (*Edits)[Blur];
+    ASSERT_FALSE(InHeader.empty());
+    EXPECT_EQ(InHeader.begin()->getFilePath(), path("include/blur.cuh"));
+    std::string HeaderOut =
+        llvm::cantFail(clang::tooling::applyAllReplacements(Header, InHeader));
+    EXPECT_TRUE(
+        llvm::StringRef(HeaderOut).starts_with("#include <distwar/tiles.cuh>"))
+        << HeaderOut;
+    EXPECT_NE(HeaderOut.find("#line 1 \"blur.cuh\"\n#pragma once"),
+              std::string::npos)
+        << HeaderOut;
+    EXPECT_NE(HeaderOut.find("blur(::distwar::TileQueue *distwar_queue"),
+              std::string::npos)
+        << HeaderOut;
+    EXPECT_NE(HeaderOut.find("v[distwar_blockIdx.x] = 0;"), std::string::npos)
+        << HeaderOut;
+    std::string MainOut = llvm::cantFail(clang::tooling::applyAllReplacements(
+        Main, (*Edits)[P.Ctx.getSourceManager().getMainFileID()]));
+    EXPECT_NE(MainOut.find("#line 1 \"k.cu\""), std::string::npos) << MainOut;
+    EXPECT_NE(MainOut.find("::distwar::tileLaunch(blur, 4, 32, 0, 0);"),
+              std::string::npos)
+        << MainOut;
+  });
 }
 
 } // namespace

@@ -71,6 +71,11 @@ __global__ void kernel(float *p) { p[0] = clean(p[0]); }
   EXPECT_EQ(P.of("clean"), Reason::None);
   EXPECT_EQ(P.of("kernel"), Reason::None);
   EXPECT_EQ(P.Unparsed->userFunctions(), 4u);
+  // Only the function with the error holds it; the others reach it.
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  EXPECT_TRUE(P.Unparsed->holdsError(function(Ctx, "broken")));
+  EXPECT_FALSE(P.Unparsed->holdsError(function(Ctx, "caller")));
+  EXPECT_FALSE(P.Unparsed->holdsError(function(Ctx, "clean")));
   ASSERT_TRUE(P.of("broken").Place);
   EXPECT_EQ(P.of("broken").Place->Text,
             "Clang reports: use of undeclared identifier 'unknown_name'");

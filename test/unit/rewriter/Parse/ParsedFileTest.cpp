@@ -56,6 +56,33 @@ TEST(ParsedFile, AnErrorStillCallsTheBodyWithTheFirstErrorSummarised) {
   EXPECT_TRUE(Called);
 }
 
+TEST(ParsedFile, AnOverlayIsReadInPlaceOfItsFile) {
+  // The header exists only in memory: the parse finds it through -I as it
+  // would find it on the disk, and its text is the overlay's.
+  std::vector<std::string> Args = hermeticArgs();
+  Args.push_back("-I/virtual/include");
+  std::vector<FileOverlay> Overlays = {
+      {"/virtual/include/k.cuh",
+       "__global__ void fromOverlay(float *g) { g[0] = 1; }\n"}};
+  bool Called = false;
+  llvm::Error E = parseFile(
+      "/virtual/pf.cu",
+      "#include \"k.cuh\"\nvoid run(float *g) { fromOverlay<<<1, 1>>>(g); }\n",
+      FrontEnd(Args),
+      [&](ParsedFile &P) {
+        Called = true;
+        EXPECT_FALSE(P.HasErrors) << P.DiagnosticText;
+        const clang::FunctionDecl *K = function(P.Ctx, "fromOverlay");
+        ASSERT_TRUE(K);
+        const clang::SourceManager &SM = P.Ctx.getSourceManager();
+        clang::FileID Header = SM.getFileID(K->getLocation());
+        EXPECT_EQ(P.OriginalText(Header), Overlays[0].Text);
+      },
+      Overlays);
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_TRUE(Called);
+}
+
 TEST(ParsedFile, FlagsTheDriverRejectsAreAnError) {
   std::vector<std::string> Args = hermeticArgs();
   Args.push_back("-std=c++99x");
