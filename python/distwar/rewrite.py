@@ -66,6 +66,11 @@ def mentions_atomics(path, include_dirs=()):
     including file or in `include_dirs`), mentions atomicAdd. Files that do
     not are compiled as they are: the tool would change nothing, and a parse
     of a file that includes torch's headers takes long."""
+    return _mentions(path, include_dirs, _ATOMIC)
+
+
+def _mentions(path, include_dirs, pattern):
+    """Whether `path` or a header it includes with quotes matches `pattern`."""
     seen = set()
     todo = [os.path.abspath(path)]
     while todo:
@@ -78,7 +83,7 @@ def mentions_atomics(path, include_dirs=()):
                 text = f.read()
         except OSError:
             continue
-        if _ATOMIC.search(text):
+        if pattern.search(text):
             return True
         here = os.path.dirname(current)
         for name in _QUOTE_INCLUDE.findall(text):
@@ -115,13 +120,11 @@ def balances_tiles(path):
 def worth_rewriting(path, include_dirs=()):
     """Whether the tool may change `path`: it mentions atomicAdd (or a header
     of it does), or it launches kernels where `Balance: tiles` is asked for
-    (a forward render has no atomic, and its kernel is what gets balanced)."""
+    (a forward render has no atomic, and its kernel is what gets balanced),
+    in the file or a header it includes with quotes."""
     if mentions_atomics(path, include_dirs):
         return True
-    if not balances_tiles(path):
-        return False
-    with open(path, "rb") as f:
-        return bool(_LAUNCH.search(f.read()))
+    return balances_tiles(path) and _mentions(path, include_dirs, _LAUNCH)
 
 
 def _depfile_inputs(depfile):

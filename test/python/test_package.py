@@ -111,6 +111,14 @@ check(rewrite.worth_rewriting(os.path.join(src_dir, "launch.cu")),
       "a launch under Balance: tiles is rewritten")
 check(not rewrite.worth_rewriting(os.path.join(src_dir, "none.cu")),
       "Balance: tiles, but nothing launched and no atomicAdd")
+with open(os.path.join(src_dir, "inc", "launch.h"), "w") as f:
+    f.write('__global__ void k2(float *g) { g[blockIdx.x] = 2.f; }\n'
+            'inline void run2(float *g) { k2<<<4, 32>>>(g); }\n')
+with open(os.path.join(src_dir, "via_header.cu"), "w") as f:
+    f.write('#include "launch.h"\n')
+check(rewrite.worth_rewriting(os.path.join(src_dir, "via_header.cu"),
+                              [os.path.join(src_dir, "inc")]),
+      "a launch in a quote-included header under Balance: tiles")
 with open(os.path.join(src_dir, ".distwar.yaml"), "w") as f:
     f.write("Balance: none\n")
 check(not rewrite.worth_rewriting(os.path.join(src_dir, "launch.cu")),
