@@ -382,15 +382,15 @@ inline std::string kernelSymbolName(const void *kernel) {
   return name;
 }
 
-/// The choice of mode of one kernel's launches, made on its first launch
-/// and owned by the site registry (its report line: `"choice": "tiles of
-/// <kernel>"`). The caller holds the registry's mutex.
 /// Every kernel's choice, made so far (owned by the registry).
 inline std::map<const void *, VariantState *> &tileModeChoices() {
   static auto *choices = new std::map<const void *, VariantState *>();
   return *choices;
 }
 
+/// The choice of mode of one kernel's launches, made on its first launch
+/// and owned by the site registry (its report line: `"choice": "tiles of
+/// <kernel>"`). The caller holds the registry's mutex.
 inline VariantState &tileModeChoice(SiteRegistry &registry,
                                     const void *kernel) {
   VariantState *&choice = tileModeChoices()[kernel];
@@ -431,7 +431,11 @@ struct TileLaunch {
   TileQueue *queue;    ///< the stream's pool; null: one tile per block
   unsigned tiles;      ///< the blocks of the original grid
   dim3 original;       ///< the original grid, which gridDim reads see
-  TileMode mode = TileMode::kDynamic;
+
+  /// Without a pool, each block runs its own tile.
+  TileMode mode() const {
+    return queue ? TileMode::kDynamic : TileMode::kOnePerBlock;
+  }
 
   TileLaunch() = default;
   TileLaunch(const TileLaunch &) = delete;
@@ -439,7 +443,7 @@ struct TileLaunch {
   TileLaunch(TileLaunch &&other) noexcept
       : grid(other.grid), block(other.block), shared(other.shared),
         stream(other.stream), queue(other.queue), tiles(other.tiles),
-        original(other.original), mode(other.mode), choice(other.choice),
+        original(other.original), choice(other.choice),
         ticket(other.ticket) {
     other.choice = nullptr;
   }
@@ -496,8 +500,7 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
     if (t.pair >= 0)
       l.timeFor(choice, t);
   }
-  l.mode = static_cast<TileMode>(t.variant);
-  if (l.mode == TileMode::kOnePerBlock)
+  if (static_cast<TileMode>(t.variant) == TileMode::kOnePerBlock)
     return l;
   l.grid = dim3(cachedPersistentBlocks(
       kernel, static_cast<int>(block.x * block.y * block.z), shared, l.tiles));

@@ -161,7 +161,7 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
     {
       const distwar::TileLaunch l =
           distwar::tileLaunch(countCursorTiles, grid, dim3(64), 0, nullptr);
-      ++seen[static_cast<int>(l.mode)];
+      ++seen[static_cast<int>(l.mode())];
       countCursorTiles<<<l.grid, l.block, l.shared, l.stream>>>(
           l.queue, l.tiles, l.original, counts, tiles / 2);
     }
