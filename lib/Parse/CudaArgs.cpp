@@ -2,6 +2,7 @@
 
 #include "distwar-rewrite/CudaArgs.h"
 #include "Parse/FrontEndFiles.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -9,6 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -455,8 +457,9 @@ std::string frontEndBeforeWrapper() {
 
 std::string frontEndPchMain() { return frontEndPath("pch_main.cu"); }
 
-std::string frontEndHoistedMain() {
-  return frontEndPath("pch_hoisted_main.cu");
+std::string frontEndHoistedMain(StringRef Text) {
+  return frontEndPath("pch_hoisted_main-" + llvm::utohexstr(xxh3_64bits(Text)) +
+                      ".cu");
 }
 
 std::string frontEndFileText() {

@@ -32,9 +32,10 @@ bool isFrontEndFile(llvm::StringRef Path);
 std::string frontEndBeforeWrapper();
 /// The empty main file a precompiled header is built from.
 std::string frontEndPchMain();
-/// The main file a precompiled header of hoisted CUDA headers is built from
-/// (HoistedHeaders.h; its text differs per parse).
-std::string frontEndHoistedMain();
+/// The main file, of text \p Text, a precompiled header of hoisted headers
+/// is built from (HoistedHeaders.h): one name per text, as a parse may try
+/// more than one.
+std::string frontEndHoistedMain(llvm::StringRef Text);
 /// The contents of every front-end file (part of a cache key).
 std::string frontEndFileText();
 

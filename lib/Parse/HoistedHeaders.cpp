@@ -1,6 +1,7 @@
 //===- HoistedHeaders.cpp - CUDA headers moved into the PCH ---------------===//
 
 #include "Parse/HoistedHeaders.h"
+#include "Parse/LeadingIncludes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/HeaderSearchOptions.h"
@@ -51,65 +52,29 @@ llvm::StringRef angledHeader(llvm::StringRef Rest) {
 
 } // namespace
 
-/// Where the directive whose `#` is at \p Hash ends (its newline; escaped
-/// newlines continue it).
-static size_t directiveEnd(llvm::StringRef Code, size_t Hash) {
-  size_t End = Code.find('\n', Hash);
-  while (End != llvm::StringRef::npos && End > 0 && Code[End - 1] == '\\')
-    End = Code.find('\n', End + 1);
-  return End == llvm::StringRef::npos ? Code.size() : End;
-}
-
-/// Whether only blanks stand between the line's start and \p Offset.
-static bool startsLine(llvm::StringRef Code, size_t Offset) {
-  size_t LineStart = Code.rfind('\n', Offset);
-  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-  return Code.slice(LineStart, Offset).trim().empty();
-}
-
 std::vector<std::string> hoistableIncludes(llvm::StringRef Code,
                                            const HeaderSearchOptions &Search,
                                            llvm::vfs::FileSystem &FS) {
-  LangOptions Opts;
-  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
   std::vector<std::string> Out;
   int Braces = 0, Conditionals = 0;
-  size_t From = 0;
-  while (From < Code.size()) {
-    // Lexed anew after each directive: its text holds no braces to count.
-    Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin() + From,
-              Code.end());
-    Token Tok;
-    From = Code.size();
-    while (!Lex.LexFromRawLexer(Tok) || Tok.isNot(tok::eof)) {
-      if (Tok.is(tok::eof))
-        break;
-      size_t Offset = Tok.getLocation().getRawEncoding();
-      if (Tok.is(tok::l_brace) || Tok.is(tok::r_brace)) {
-        Braces += Tok.is(tok::l_brace) ? 1 : -1;
-        continue;
-      }
-      if (!Tok.is(tok::hash) || !startsLine(Code, Offset))
-        continue;
-      // The directive's line, read as text (the raw lexer does not know
-      // header names).
-      llvm::StringRef Line =
-          Code.slice(Offset + 1, directiveEnd(Code, Offset)).ltrim();
-      llvm::StringRef Name =
-          Line.take_while([](char C) { return isAsciiIdentifierContinue(C); });
-      if (Name == "if" || Name == "ifdef" || Name == "ifndef")
-        ++Conditionals;
-      else if (Name == "endif")
-        --Conditionals;
-      else if (Name == "include" && Braces == 0 && Conditionals == 0)
-        if (llvm::StringRef H = angledHeader(Line.drop_front(Name.size()));
-            !H.empty() && isCudaSdkHeader(H, Search, FS) &&
-            !llvm::is_contained(Out, H))
-          Out.push_back(H.str());
-      From = directiveEnd(Code, Offset);
-      break;
-    }
-  }
+  scanDirectives(
+      Code,
+      [&](const Token &Tok) {
+        Braces += Tok.is(tok::l_brace) - Tok.is(tok::r_brace);
+        return true;
+      },
+      [&](llvm::StringRef Name, llvm::StringRef Rest) {
+        if (Name == "if" || Name == "ifdef" || Name == "ifndef")
+          ++Conditionals;
+        else if (Name == "endif")
+          --Conditionals;
+        else if (Name == "include" && Braces == 0 && Conditionals == 0)
+          if (llvm::StringRef H = angledHeader(Rest);
+              !H.empty() && isCudaSdkHeader(H, Search, FS) &&
+              !llvm::is_contained(Out, H))
+            Out.push_back(H.str());
+        return true;
+      });
   return Out;
 }
 
@@ -148,12 +113,14 @@ HoistCheck::HoistCheck(const SourceManager &SM,
 }
 
 void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
-                                    llvm::StringRef FileName, bool IsAngled,
+                                    llvm::StringRef FileName, bool,
                                     CharSourceRange, OptionalFileEntryRef,
                                     llvm::StringRef, llvm::StringRef,
                                     const Module *, bool,
                                     SrcMgr::CharacteristicKind) {
-  if (!IsAngled || !SM.isWrittenInMainFile(Hash) || !Pending.erase(FileName))
+  // Where the user's files include it: the main file, or a header of theirs
+  // it includes first (LeadingIncludes.h).
+  if (SM.isInSystemHeader(Hash) || !Pending.erase(FileName))
     return;
   // Precompiled, it must be skipped here (its include guard).
   ExpectSkip = true;
@@ -165,6 +132,11 @@ void HoistCheck::FileChanged(SourceLocation, FileChangeReason Reason,
                              SrcMgr::CharacteristicKind, FileID) {
   if (Reason == EnterFile && ExpectSkip)
     Unsound = true; // no include guard: its text is read again here
+  ExpectSkip = false;
+}
+
+void HoistCheck::FileSkipped(const FileEntryRef &, const Token &,
+                             SrcMgr::CharacteristicKind) {
   ExpectSkip = false;
 }
 

@@ -3,7 +3,9 @@
 // A kernel file's own `#include <cooperative_groups.h>` or `<cub/cub.cuh>`
 // costs more parse time than Clang's CUDA wrapper. PchCache.h precompiles
 // such CUDA SDK headers along with the wrapper, so they are parsed before
-// the file's first line instead of where it includes them. That changes
+// the file's first line instead of where it includes them; so are the
+// system headers it starts with through a header of its own, such as
+// torch's (LeadingIncludes.h). That changes
 // nothing when nothing the file says before the #include can reach them:
 // HoistCheck verifies it during the parse (no macro defined, no name
 // declared there that the headers spell, no pragma, no using-directive, and
@@ -47,7 +49,7 @@ std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers);
 
 /// Watches a parse through a precompiled header that holds \p Headers, whose
 /// files spell \p Names: sound() says whether the result is the one of a
-/// parse that reads them where the main file includes them.
+/// parse that reads them where the user's files include them.
 class HoistCheck : public clang::PPCallbacks {
 public:
   HoistCheck(const clang::SourceManager &SM,
@@ -62,6 +64,8 @@ public:
                           clang::SrcMgr::CharacteristicKind) override;
   void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
                    clang::SrcMgr::CharacteristicKind, clang::FileID) override;
+  void FileSkipped(const clang::FileEntryRef &, const clang::Token &,
+                   clang::SrcMgr::CharacteristicKind) override;
   void MacroDefined(const clang::Token &Name,
                     const clang::MacroDirective *) override;
   void MacroUndefined(const clang::Token &Name, const clang::MacroDefinition &,

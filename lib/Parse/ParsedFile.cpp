@@ -3,6 +3,7 @@
 #include "Parse/ParsedFile.h"
 #include "Parse/FrontEndFiles.h"
 #include "Parse/HoistedHeaders.h"
+#include "Parse/LeadingIncludes.h"
 #include "Parse/NvccSpelling.h"
 #include "Parse/ParseFailure.h"
 #include "Parse/ParseSetup.h"
@@ -21,6 +22,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -258,6 +260,36 @@ static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
   return Cached::Failed;
 }
 
+/// The sets of headers a precompiled header may hold for the file, to try
+/// in turn: the system headers it starts with through its own headers
+/// (LeadingIncludes.h) and its CUDA SDK headers, its CUDA SDK headers, none.
+/// Their main files are added to \p FS.
+static std::vector<std::vector<std::string>>
+hoistingChoices(llvm::StringRef FilePath, llvm::StringRef Code,
+                const CompilerInvocation &Inv, ParseFileSystem &FS) {
+  const HeaderSearchOptions &Search = Inv.getHeaderSearchOpts();
+  std::vector<std::string> Sdk = hoistableIncludes(Code, Search, *FS.Spelling);
+  std::vector<std::string> Leading =
+      leadingSystemIncludes(FilePath, Code, Search, Inv.getPreprocessorOpts(),
+                            *FS.Spelling);
+  for (const std::string &H : Sdk)
+    if (!llvm::is_contained(Leading, H))
+      Leading.push_back(H);
+  std::vector<std::vector<std::string>> Out;
+  if (Leading != Sdk)
+    Out.push_back(std::move(Leading));
+  if (!Sdk.empty())
+    Out.push_back(std::move(Sdk));
+  Out.emplace_back();
+  for (const std::vector<std::string> &Hoisted : Out)
+    if (!Hoisted.empty()) {
+      std::string Text = hoistedIncludeText(Hoisted);
+      FS.Memory->addFile(frontEndHoistedMain(Text), 0,
+                         llvm::MemoryBuffer::getMemBufferCopy(Text));
+    }
+  return Out;
+}
+
 llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
                       const FrontEnd &Options,
                       llvm::function_ref<void(ParsedFile &)> Body,
@@ -273,23 +305,20 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
   const std::vector<std::string> &CC1Args = S.CC1Args;
   std::shared_ptr<CompilerInvocation> Inv = S.Inv;
   // Through the file's precompiled preamble first, else a precompiled
-  // header with the file's CUDA headers when that is sound, else without
-  // them; should it fail (a stale or broken
-  // cache entry), the plain parse decides: the result never depends on the
-  // cache.
+  // header with the headers hoistingChoices names when that is sound, else
+  // with fewer; should it fail (a stale or broken cache entry), the plain
+  // parse decides: the result never depends on the cache.
   if (!Options.CacheDir.empty()) {
-    std::vector<std::string> Hoisted =
-        hoistableIncludes(Code, Inv->getHeaderSearchOpts(), *FS.Spelling);
-    if (!Hoisted.empty())
-      FS.Memory->addFile(
-          frontEndHoistedMain(), 0,
-          llvm::MemoryBuffer::getMemBufferCopy(hoistedIncludeText(Hoisted)));
     Cached Result =
         parsePreamble(FS, *Inv, CC1Args, Options.CacheDir, FilePath, Body);
-    if (Result == Cached::Retry && !Hoisted.empty())
-      Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, Hoisted, Body);
     if (Result == Cached::Retry)
-      Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, {}, Body);
+      for (const std::vector<std::string> &Hoisted :
+           hoistingChoices(FilePath, Code, *Inv, FS)) {
+        Result =
+            parseCached(FS, *Inv, CC1Args, Options.CacheDir, Hoisted, Body);
+        if (Result != Cached::Retry)
+          break;
+      }
     if (Result == Cached::Done)
       return llvm::Error::success();
   }

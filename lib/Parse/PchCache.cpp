@@ -5,6 +5,7 @@
 #include "Parse/FrontEndFiles.h"
 #include "Parse/HoistedHeaders.h"
 #include "Parse/PrecompiledHeaders.h"
+#include "Parse/SkippedBodies.h"
 #include "distwar-rewrite/CudaArgs.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -91,6 +92,12 @@ public:
     return GeneratePCHAction::BeginSourceFileAction(CI);
   }
 
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef In) override {
+    return withBodySkipper(GeneratePCHAction::CreateASTConsumer(CI, In),
+                           CI.getSourceManager());
+  }
+
   void EndSourceFileAction() override {
     const SourceManager &SM = getCompilerInstance().getSourceManager();
     std::vector<llvm::StringRef> Buffers;
@@ -138,10 +145,11 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
   FrontendOptions &FO = PchInv->getFrontendOpts();
   FO.ProgramAction = frontend::GeneratePCH;
   FO.OutputFile = Path.str();
-  FO.SkipFunctionBodies = false; // the CUDA headers' bodies, as before
-  FO.Inputs = {FrontendInputFile(Hoisted.empty() ? frontEndPchMain()
-                                                 : frontEndHoistedMain(),
-                                 InputKind(Language::CUDA))};
+  FO.SkipFunctionBodies = true; // those SkippedBodies.h names
+  FO.Inputs = {FrontendInputFile(
+      Hoisted.empty() ? frontEndPchMain()
+                      : frontEndHoistedMain(hoistedIncludeText(Hoisted)),
+      InputKind(Language::CUDA))};
   PreprocessorOptions &PP = PchInv->getPreprocessorOpts();
   PP.Includes.resize(Count);
   PP.ImplicitPCHInclude.clear();

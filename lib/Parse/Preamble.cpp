@@ -4,6 +4,7 @@
 #include "Parse/CacheFiles.h"
 #include "Parse/FrontEndFiles.h"
 #include "Parse/HoistedHeaders.h"
+#include "Parse/LeadingIncludes.h"
 #include "Parse/PrecompiledHeaders.h"
 #include "Parse/SkippedBodies.h"
 #include "Parse/SourcePaths.h"
@@ -12,7 +13,6 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
-#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -37,35 +37,6 @@ static constexpr size_t MaxPreambles = 24;
 static constexpr uint64_t MaxPreambleBytes = uint64_t(4) << 30;
 /// The files next to each entry: its manifest and its resolved includes.
 static constexpr llvm::StringRef PreambleSidecars[] = {"inputs", "includes"};
-
-/// Whether the header \p Name of an `#include` in \p MainDir's file is
-/// found first in a system directory of \p Search (as Clang searches: the
-/// includer's directory and -iquote for a quoted name, then -I, then the
-/// system directories, then -idirafter).
-static bool foundInSystemDirectory(llvm::StringRef Name, bool Angled,
-                                   llvm::StringRef MainDir,
-                                   const HeaderSearchOptions &Search,
-                                   llvm::vfs::FileSystem &FS) {
-  auto Has = [&](llvm::StringRef Dir) {
-    llvm::SmallString<256> Path(Dir);
-    llvm::sys::path::append(Path, Name);
-    return FS.exists(Path);
-  };
-  if (Name.empty() || llvm::sys::path::is_absolute(Name) ||
-      (!Angled && Has(MainDir)))
-    return false;
-  auto Rank = [](frontend::IncludeDirGroup G) {
-    return G == frontend::Quoted   ? 0
-           : G == frontend::Angled ? 1
-           : G == frontend::After  ? 3
-                                   : 2;
-  };
-  for (int R = Angled ? 1 : 0; R <= 3; ++R)
-    for (const HeaderSearchOptions::Entry &E : Search.UserEntries)
-      if (!E.IsFramework && Rank(E.Group) == R && Has(E.Path))
-        return R >= 2;
-  return false;
-}
 
 /// The leading directives of \p Text that can only read system headers:
 /// they end before the first `#include` of a header of the user's (which
@@ -110,7 +81,9 @@ static SystemPrefix systemPrefix(llvm::StringRef Text, llvm::StringRef MainDir,
     if (!Angled && !Rest.consume_front("\""))
       return Out;
     Rest = Rest.take_until([&](char C) { return C == (Angled ? '>' : '"'); });
-    if (!foundInSystemDirectory(Rest.trim(), Angled, MainDir, Search, FS))
+    std::optional<FoundHeader> Header =
+        findHeader(Rest.trim(), Angled, MainDir, Search, FS);
+    if (!Header || !Header->InSystemDirectory)
       return Out;
     ++Out.Includes;
   }
@@ -233,14 +206,8 @@ public:
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef In) override {
-    std::unique_ptr<ASTConsumer> Writer =
-        GeneratePCHAction::CreateASTConsumer(CI, In);
-    if (!Writer)
-      return nullptr;
-    std::vector<std::unique_ptr<ASTConsumer>> Both;
-    Both.push_back(std::move(Writer));
-    Both.push_back(std::make_unique<BodySkipper>(CI.getSourceManager()));
-    return std::make_unique<MultiplexConsumer>(std::move(Both));
+    return withBodySkipper(GeneratePCHAction::CreateASTConsumer(CI, In),
+                           CI.getSourceManager());
   }
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {

@@ -5,6 +5,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 
 using namespace clang;
 
@@ -20,6 +21,16 @@ bool isSkippableBody(const Decl *D, const SourceManager &SM) {
     return false;
   SourceLocation Loc = FD->getLocation();
   return Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc));
+}
+
+std::unique_ptr<ASTConsumer> withBodySkipper(std::unique_ptr<ASTConsumer> Writer,
+                                             const SourceManager &SM) {
+  if (!Writer)
+    return nullptr;
+  std::vector<std::unique_ptr<ASTConsumer>> Both;
+  Both.push_back(std::move(Writer));
+  Both.push_back(std::make_unique<BodySkipper>(SM));
+  return std::make_unique<MultiplexConsumer>(std::move(Both));
 }
 
 } // namespace distwar

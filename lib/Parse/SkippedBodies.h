@@ -16,6 +16,7 @@
 #define DISTWAR_PARSE_SKIPPEDBODIES_H
 
 #include "clang/AST/ASTConsumer.h"
+#include <memory>
 
 namespace clang {
 class Decl;
@@ -40,6 +41,11 @@ public:
 private:
   const clang::SourceManager &SM;
 };
+
+/// \p Writer (a precompiled header's, or null) with a BodySkipper.
+std::unique_ptr<clang::ASTConsumer>
+withBodySkipper(std::unique_ptr<clang::ASTConsumer> Writer,
+                const clang::SourceManager &SM);
 
 } // namespace distwar
 

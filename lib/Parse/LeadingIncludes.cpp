@@ -1,0 +1,275 @@
+//===- LeadingIncludes.cpp - the system headers a file starts with --------===//
+
+#include "Parse/LeadingIncludes.h"
+#include "Parse/KnownMacros.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace distwar {
+
+/// Where the directive whose `#` is at \p Hash ends (its newline; escaped
+/// newlines continue it).
+static size_t directiveEnd(llvm::StringRef Code, size_t Hash) {
+  size_t End = Code.find('\n', Hash);
+  while (End != llvm::StringRef::npos && End > 0 && Code[End - 1] == '\\')
+    End = Code.find('\n', End + 1);
+  return End == llvm::StringRef::npos ? Code.size() : End;
+}
+
+/// Whether only blanks stand between the line's start and \p Offset.
+static bool startsLine(llvm::StringRef Code, size_t Offset) {
+  size_t LineStart = Code.rfind('\n', Offset);
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  return Code.slice(LineStart, Offset).trim().empty();
+}
+
+void scanDirectives(
+    llvm::StringRef Code, llvm::function_ref<bool(const Token &)> OnToken,
+    llvm::function_ref<bool(llvm::StringRef, llvm::StringRef)> OnDirective) {
+  LangOptions Opts;
+  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
+  size_t From = 0;
+  while (From < Code.size()) {
+    // Lexed anew after each directive: its text is not the file's tokens.
+    Lexer Lex(SourceLocation(), Opts, Code.begin(), Code.begin() + From,
+              Code.end());
+    Token Tok;
+    From = Code.size();
+    for (Lex.LexFromRawLexer(Tok); Tok.isNot(tok::eof);
+         Lex.LexFromRawLexer(Tok)) {
+      size_t Offset = Tok.getLocation().getRawEncoding(); // from a null one
+      if (!Tok.is(tok::hash) || !startsLine(Code, Offset)) {
+        if (!OnToken(Tok))
+          return;
+        continue;
+      }
+      // The directive's line, read as text (the raw lexer does not know
+      // header names).
+      size_t End = directiveEnd(Code, Offset);
+      llvm::StringRef Line = Code.slice(Offset + 1, End).ltrim();
+      llvm::StringRef Name =
+          Line.take_while([](char C) { return clang::isAsciiIdentifierContinue(C); });
+      if (!OnDirective(Name, Line.drop_front(Name.size())))
+        return;
+      From = End;
+      break;
+    }
+  }
+}
+
+std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
+                                      llvm::StringRef IncluderDir,
+                                      const HeaderSearchOptions &Search,
+                                      llvm::vfs::FileSystem &FS) {
+  auto In = [&](llvm::StringRef Dir) -> std::optional<std::string> {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Name);
+    if (!FS.exists(Path))
+      return std::nullopt;
+    return std::string(Path);
+  };
+  if (Name.empty())
+    return std::nullopt;
+  if (llvm::sys::path::is_absolute(Name))
+    return FS.exists(Name) ? std::optional(FoundHeader{Name.str(), false})
+                           : std::nullopt;
+  if (!Angled)
+    if (std::optional<std::string> Path = In(IncluderDir))
+      return FoundHeader{std::move(*Path), false};
+  auto Rank = [](frontend::IncludeDirGroup G) {
+    return G == frontend::Quoted   ? 0
+           : G == frontend::Angled ? 1
+           : G == frontend::After  ? 3
+                                   : 2;
+  };
+  for (int R = Angled ? 1 : 0; R <= 3; ++R)
+    for (const HeaderSearchOptions::Entry &E : Search.UserEntries)
+      if (!E.IsFramework && Rank(E.Group) == R)
+        if (std::optional<std::string> Path = In(E.Path))
+          return FoundHeader{std::move(*Path), R >= 2};
+  return std::nullopt;
+}
+
+namespace {
+
+/// Whether the file at \p Path starts with the `#ifndef X` `#define X` of
+/// an include guard, or has `#pragma once` before its first token (after
+/// other conditionals and pragmas, as torch's headers do).
+bool isGuarded(llvm::StringRef Path, llvm::vfs::FileSystem &FS) {
+  auto Buffer = FS.getBufferForFile(Path);
+  if (!Buffer)
+    return false;
+  bool Guarded = false;
+  std::string Guard;
+  unsigned Seen = 0;
+  scanDirectives(
+      (*Buffer)->getBuffer(), [](const Token &) { return false; },
+      [&](llvm::StringRef Name, llvm::StringRef Rest) {
+        Rest = Rest.trim();
+        if (Name == "define" && Seen == 1 && !Guard.empty())
+          Guarded = leadingIdentifier(Rest) == Guard;
+        else if (Name == "pragma")
+          Guarded = Rest == "once";
+        else if (Name == "ifndef" && Seen == 0)
+          Guard = leadingIdentifier(Rest).str();
+        else if (!Name.starts_with("if"))
+          return false;
+        Seen += Name != "pragma";
+        return !Guarded && Seen < 8;
+      });
+  return Guarded;
+}
+
+/// The walk of leadingSystemIncludes.
+class LeadingWalk {
+public:
+  LeadingWalk(const HeaderSearchOptions &Search, const PreprocessorOptions &PP,
+              llvm::vfs::FileSystem &FS)
+      : Search(Search), FS(FS), Macros(PP) {}
+
+  /// Reads \p Code, a file in \p Dir; false once the walk has ended.
+  bool file(llvm::StringRef Code, llvm::StringRef Dir, unsigned Depth);
+
+  std::vector<std::string> Found;
+
+private:
+  /// An open conditional block.
+  struct Level {
+    bool Taken = false;    ///< its current branch is
+    bool AnyTaken = false; ///< it or an earlier branch is
+    bool Unknown = false;  ///< the walk cannot tell: none of it is read
+  };
+  bool active() const {
+    return llvm::all_of(Open, [](const Level &L) { return L.Taken; });
+  }
+  bool directive(llvm::StringRef Name, llvm::StringRef Rest,
+                 llvm::StringRef Dir, unsigned Depth);
+  bool conditional(llvm::StringRef Name, llvm::StringRef Rest);
+  bool include(llvm::StringRef Rest, llvm::StringRef Dir, unsigned Depth);
+
+  const HeaderSearchOptions &Search;
+  llvm::vfs::FileSystem &FS;
+  KnownMacros Macros;
+  std::vector<Level> Open;
+  llvm::StringSet<> Visited;
+};
+
+/// Include depth beyond which the walk gives up (Clang's own limit is 200).
+constexpr unsigned MaxDepth = 32;
+
+bool LeadingWalk::file(llvm::StringRef Code, llvm::StringRef Dir,
+                       unsigned Depth) {
+  size_t Outer = Open.size();
+  bool Going = true;
+  scanDirectives(
+      Code,
+      // A token the preprocessor passes on ends the leading directives.
+      [&](const Token &) { return Going = !active(); },
+      [&](llvm::StringRef Name, llvm::StringRef Rest) {
+        return Going = directive(Name, Rest, Dir, Depth);
+      });
+  // A file's conditionals end in it.
+  Going &= Open.size() == Outer;
+  Open.resize(std::min(Open.size(), Outer));
+  return Going;
+}
+
+bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
+                            llvm::StringRef Dir, unsigned Depth) {
+  if (Name.starts_with("if") || Name.starts_with("el") || Name == "endif")
+    return conditional(Name, Rest);
+  if (!active()) {
+    // What a block the walk skips defines is no longer known.
+    if (Name == "define" || Name == "undef")
+      Macros.forget(Rest);
+    return true;
+  }
+  if (Name == "define")
+    Macros.define(Rest);
+  else if (Name == "undef")
+    Macros.undefine(Rest);
+  else if (Name == "include" || Name == "import")
+    return include(Rest, Dir, Depth);
+  else if (Name == "include_next")
+    return false;
+  return true;
+}
+
+bool LeadingWalk::conditional(llvm::StringRef Name, llvm::StringRef Rest) {
+  if (Name.starts_with("if")) {
+    std::optional<bool> Holds =
+        active() ? Macros.holds(Name, Rest) : std::nullopt;
+    Open.push_back(Holds ? Level{*Holds, *Holds, false} : Level{false, true, true});
+    return true;
+  }
+  if (Open.empty())
+    return false;
+  if (Name == "endif") {
+    Open.pop_back();
+    return true;
+  }
+  Level &L = Open.back();
+  if (L.Unknown || L.AnyTaken) {
+    L.Taken = false;
+    return true;
+  }
+  std::optional<bool> Holds =
+      Name == "else" ? std::optional(true) : Macros.holds(Name, Rest);
+  if (!Holds)
+    L = Level{false, true, true};
+  else
+    L.Taken = L.AnyTaken = *Holds;
+  return true;
+}
+
+bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
+                          unsigned Depth) {
+  Rest = Rest.trim();
+  bool Angled = Rest.consume_front("<");
+  if (!Angled && !Rest.consume_front("\""))
+    return false; // a computed name
+  Rest = Rest.take_until([&](char C) { return C == (Angled ? '>' : '"'); });
+  llvm::StringRef Name = Rest.trim();
+  std::optional<FoundHeader> Header =
+      findHeader(Name, Angled, Dir, Search, FS);
+  if (!Header)
+    return false;
+  if (Header->InSystemDirectory) {
+    // One read again at each #include (<cassert>) stays where it is.
+    if (!llvm::is_contained(Found, Name) && isGuarded(Header->Path, FS))
+      Found.push_back(Name.str());
+    return true;
+  }
+  if (Depth >= MaxDepth)
+    return false;
+  // Read once: a header included again is guarded, or its leading
+  // directives were already met.
+  if (!Visited.insert(Header->Path).second)
+    return true;
+  auto Buffer = FS.getBufferForFile(Header->Path);
+  if (!Buffer)
+    return false;
+  return file((*Buffer)->getBuffer(), llvm::sys::path::parent_path(Header->Path),
+              Depth + 1);
+}
+
+} // namespace
+
+std::vector<std::string>
+leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
+                      const HeaderSearchOptions &Search,
+                      const PreprocessorOptions &PP,
+                      llvm::vfs::FileSystem &FS) {
+  LeadingWalk Walk(Search, PP, FS);
+  Walk.file(Code, llvm::sys::path::parent_path(MainPath), 0);
+  return std::move(Walk.Found);
+}
+
+} // namespace distwar
