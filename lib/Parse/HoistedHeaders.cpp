@@ -4,6 +4,7 @@
 #include "Parse/LeadingIncludes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
@@ -106,8 +107,10 @@ std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers) {
 
 HoistCheck::HoistCheck(const SourceManager &SM,
                        llvm::ArrayRef<std::string> Headers,
-                       std::shared_ptr<const llvm::StringSet<>> Names)
-    : SM(SM), Names(std::move(Names)) {
+                       std::shared_ptr<const llvm::StringSet<>> Names,
+                       std::shared_ptr<const llvm::StringSet<>> Macros)
+    : SM(SM), Names(std::move(Names)), Macros(std::move(Macros)) {
+  assert(this->Names && this->Macros && "a hoisting entry has both");
   for (const std::string &H : Headers)
     Pending.insert(H);
 }
@@ -135,9 +138,11 @@ void HoistCheck::FileChanged(SourceLocation, FileChangeReason Reason,
   ExpectSkip = false;
 }
 
-void HoistCheck::FileSkipped(const FileEntryRef &, const Token &,
+void HoistCheck::FileSkipped(const FileEntryRef &File, const Token &,
                              SrcMgr::CharacteristicKind) {
   ExpectSkip = false;
+  if (Last.isInvalid())
+    Reached.insert(File.getUniqueID());
 }
 
 bool HoistCheck::beforeLast(SourceLocation Loc) const {
@@ -151,6 +156,25 @@ bool HoistCheck::beforeLast(SourceLocation Loc) const {
 void HoistCheck::saw(llvm::StringRef Name) {
   if (Names->contains(Name))
     Unsound = true;
+}
+
+void HoistCheck::used(const Token &Name, const MacroDefinition &Definition) {
+  if (Last.isValid() || !beforeLast(Name.getLocation()) ||
+      !Macros->contains(Name.getIdentifierInfo()->getName()))
+    return;
+  // Defined as it would be where the user's code has included the header
+  // that defines it (skipped here: it is in the precompiled header), or one
+  // that includes that header.
+  const MacroInfo *Info = Definition.getMacroInfo();
+  if (Info && !SM.isLoadedSourceLocation(Info->getDefinitionLoc()))
+    return; // defined by what this parse read, as in the other
+  if (Info)
+    for (FileID F = SM.getFileID(Info->getDefinitionLoc()); F.isValid();
+         F = SM.getFileID(SM.getIncludeLoc(F)))
+      if (OptionalFileEntryRef File = SM.getFileEntryRefForID(F);
+          File && Reached.count(File->getUniqueID()))
+        return;
+  Unsound = true;
 }
 
 void HoistCheck::MacroDefined(const Token &Name, const MacroDirective *) {

@@ -19,7 +19,9 @@
 
 #include "clang/Lex/PPCallbacks.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem/UniqueID.h"
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,13 +50,15 @@ std::string hoistedIncludeText(llvm::ArrayRef<std::string> Headers);
 std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers);
 
 /// Watches a parse through a precompiled header that holds \p Headers, whose
-/// files spell \p Names: sound() says whether the result is the one of a
-/// parse that reads them where the user's files include them.
+/// files spell \p Names and define \p Macros: sound() says whether the
+/// result is the one of a parse that reads them where the user's files
+/// include them.
 class HoistCheck : public clang::PPCallbacks {
 public:
   HoistCheck(const clang::SourceManager &SM,
              llvm::ArrayRef<std::string> Headers,
-             std::shared_ptr<const llvm::StringSet<>> Names);
+             std::shared_ptr<const llvm::StringSet<>> Names,
+             std::shared_ptr<const llvm::StringSet<>> Macros);
 
   void InclusionDirective(clang::SourceLocation Hash, const clang::Token &,
                           llvm::StringRef FileName, bool IsAngled,
@@ -72,6 +76,32 @@ public:
                       const clang::MacroDirective *) override;
   void PragmaDirective(clang::SourceLocation Loc,
                        clang::PragmaIntroducerKind) override;
+  // A macro the hoisted headers define, tested or expanded before they are
+  // included, reads as defined here and not there.
+  void Ifdef(clang::SourceLocation, const clang::Token &Name,
+             const clang::MacroDefinition &MD) override {
+    used(Name, MD);
+  }
+  void Ifndef(clang::SourceLocation, const clang::Token &Name,
+              const clang::MacroDefinition &MD) override {
+    used(Name, MD);
+  }
+  void Elifdef(clang::SourceLocation, const clang::Token &Name,
+               const clang::MacroDefinition &MD) override {
+    used(Name, MD);
+  }
+  void Elifndef(clang::SourceLocation, const clang::Token &Name,
+                const clang::MacroDefinition &MD) override {
+    used(Name, MD);
+  }
+  void Defined(const clang::Token &Name, const clang::MacroDefinition &MD,
+               clang::SourceRange) override {
+    used(Name, MD);
+  }
+  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &MD,
+                    clang::SourceRange, const clang::MacroArgs *) override {
+    used(Name, MD);
+  }
 
   /// After the parse: \p Parsed are its top-level declarations.
   bool sound(llvm::ArrayRef<clang::Decl *> Parsed) const;
@@ -79,10 +109,14 @@ public:
 private:
   bool beforeLast(clang::SourceLocation Loc) const;
   void saw(llvm::StringRef Name);
+  void used(const clang::Token &Name, const clang::MacroDefinition &MD);
 
   const clang::SourceManager &SM;
   llvm::StringSet<> Pending;
-  std::shared_ptr<const llvm::StringSet<>> Names;
+  std::shared_ptr<const llvm::StringSet<>> Names, Macros;
+  /// The precompiled files the user's code included before the last hoisted
+  /// header: their macros are defined where it uses them.
+  std::set<llvm::sys::fs::UniqueID> Reached;
   clang::SourceLocation Last; ///< the last hoisted #include, once seen
   bool ExpectSkip = false, Unsound = false;
 };

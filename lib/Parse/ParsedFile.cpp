@@ -109,7 +109,7 @@ public:
         std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
     if (Pch && Pch->Names) {
       auto Check = std::make_unique<HoistCheck>(CI.getSourceManager(), Hoisted,
-                                                Pch->Names);
+                                                Pch->Names, Pch->Macros);
       Hoist = Check.get();
       CI.getPreprocessor().addPPCallbacks(std::move(Check));
     }

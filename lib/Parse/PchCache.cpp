@@ -30,9 +30,9 @@ namespace distwar {
 
 /// Entries kept; the oldest beyond it are removed when one is added.
 static constexpr size_t MaxEntries = 32;
-/// The files next to each entry: its manifest and what its hoisted headers
-/// spell.
-static constexpr llvm::StringRef Sidecars[] = {"inputs", "names"};
+/// The files next to each entry: its manifest, what its hoisted headers
+/// spell and the macros they define.
+static constexpr llvm::StringRef Sidecars[] = {"inputs", "names", "macros"};
 
 /// How many of \p Includes lead the list and belong to the front end (the
 /// CUDA wrapper, the nvcc declarations): what a precompiled header holds.
@@ -80,15 +80,16 @@ static std::string cacheKey(llvm::ArrayRef<std::string> CC1Args,
 
 namespace {
 /// Builds the precompiled header, noting the files read for the main file's
-/// own includes (the hoisted headers): what they spell is what HoistCheck
-/// compares the user's declarations with.
+/// own includes (the hoisted headers) and the macros defined there: what
+/// they spell and define is what HoistCheck compares the user's code with.
 class BuildAction : public GeneratePCHAction {
 public:
-  explicit BuildAction(std::string &Names) : Names(Names) {}
+  BuildAction(std::string &Names, std::string &Macros)
+      : Names(Names), Macros(Macros) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<Entered>(CI.getSourceManager(), Hoisted));
+        std::make_unique<Entered>(CI.getSourceManager(), Hoisted, Macros));
     return GeneratePCHAction::BeginSourceFileAction(CI);
   }
 
@@ -108,12 +109,13 @@ public:
   }
 
 private:
-  /// Files entered once the main file's own text is read (after the
-  /// predefines and the command line's includes).
+  /// Files entered, and macros defined, once the main file's own text is
+  /// read (after the predefines and the command line's includes).
   class Entered : public PPCallbacks {
   public:
-    Entered(const SourceManager &SM, std::vector<FileID> &Out)
-        : SM(SM), Out(Out) {}
+    Entered(const SourceManager &SM, std::vector<FileID> &Out,
+            std::string &Macros)
+        : SM(SM), Out(Out), Macros(Macros) {}
     void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                      SrcMgr::CharacteristicKind, FileID) override {
       FileID Now = SM.getFileID(Loc);
@@ -122,14 +124,19 @@ private:
       else if (Reason == EnterFile && InMainText && Now.isValid())
         Out.push_back(Now);
     }
+    void MacroDefined(const Token &Name, const MacroDirective *) override {
+      if (InMainText)
+        Macros += Name.getIdentifierInfo()->getName().str() + "\n";
+    }
 
   private:
     const SourceManager &SM;
     std::vector<FileID> &Out;
+    std::string &Macros;
     bool InMainText = false;
   };
 
-  std::string &Names;
+  std::string &Names, &Macros;
   std::vector<FileID> Hoisted;
 };
 } // namespace
@@ -140,6 +147,7 @@ private:
 static bool build(const CompilerInvocation &Inv, size_t Count,
                   llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Path,
                   std::string &Manifest, std::string &Names,
+                  std::string &Macros,
                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   auto PchInv = std::make_shared<CompilerInvocation>(Inv);
   FrontendOptions &FO = PchInv->getFrontendOpts();
@@ -154,7 +162,7 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
   PP.Includes.resize(Count);
   PP.ImplicitPCHInclude.clear();
 
-  BuildAction Action(Names);
+  BuildAction Action(Names, Macros);
   std::vector<std::string> Read;
   if (!buildCacheEntry(std::move(PchInv), FS, Action, Read))
     return false;
@@ -167,18 +175,22 @@ static bool addEntry(const CompilerInvocation &Inv, size_t Count,
                      llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Pch,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   return addCacheEntry(Pch, [&](llvm::StringRef Temp, CacheSidecars &Out) {
-    std::string Manifest, Names;
-    if (!build(Inv, Count, Hoisted, Temp, Manifest, Names, FS))
+    std::string Manifest, Names, Macros;
+    if (!build(Inv, Count, Hoisted, Temp, Manifest, Names, Macros, FS))
       return false;
-    Out = {{"names", std::move(Names)}, {"inputs", std::move(Manifest)}};
+    Out = {{"names", std::move(Names)},
+           {"macros", std::move(Macros)},
+           {"inputs", std::move(Manifest)}};
     return true;
   });
 }
 
-/// What the entry's hoisted headers spell, or null when it hoists none.
+/// The names, one per line, of the entry's sidecar \p Sidecar ("names":
+/// what its hoisted headers spell; "macros": the macros they define), or
+/// null when it hoists none.
 static std::shared_ptr<const llvm::StringSet<>>
-spelledNames(llvm::StringRef Pch, bool Hoists) {
-  auto Buffer = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, "names"));
+sidecarNames(llvm::StringRef Pch, llvm::StringRef Sidecar, bool Hoists) {
+  auto Buffer = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, Sidecar));
   if (!Hoists || !Buffer)
     return nullptr;
   auto Names = std::make_shared<llvm::StringSet<>>();
@@ -204,14 +216,17 @@ usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
   llvm::sys::path::append(Pch, "cuda-" + Key + ".pch");
   auto Manifest = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, "inputs"));
   bool Valid = Manifest && llvm::sys::fs::exists(Pch) &&
+               llvm::sys::fs::exists(cacheSidecar(Pch, "macros")) &&
                cacheManifestStillValid((*Manifest)->getBuffer(), *FS);
   if (!Valid) {
     if (!addEntry(Inv, Count, Hoisted, Pch, FS))
       return std::nullopt;
     evictOldCacheEntries(CacheDir, "cuda-", MaxEntries, UINT64_MAX, Sidecars);
   }
-  PrecompiledHeader Out{std::string(Pch), spelledNames(Pch, !Hoisted.empty())};
-  if (!Hoisted.empty() && !Out.Names)
+  bool Hoists = !Hoisted.empty();
+  PrecompiledHeader Out{std::string(Pch), sidecarNames(Pch, "names", Hoists),
+                        sidecarNames(Pch, "macros", Hoists)};
+  if (Hoists && (!Out.Names || !Out.Macros))
     return std::nullopt;
   PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Count);
   PP.ImplicitPCHInclude = Out.Path;

@@ -27,6 +27,8 @@ struct PrecompiledHeader {
   std::string Path;
   /// What the hoisted headers (HoistedHeaders.h) spell; null without any.
   std::shared_ptr<const llvm::StringSet<>> Names;
+  /// The macros they define; null without any.
+  std::shared_ptr<const llvm::StringSet<>> Macros;
 };
 
 /// Points \p Inv at the precompiled header of its leading includes and of
