@@ -6,18 +6,21 @@ cache again: what every later build of the file costs) and without the
 cache (--no-cache).
 
   bench/torch_time.py --tool T [--nvcc N] [--gsplat-cache DIR]
-                      [--pytorch3d DIR] [--only NAME]... [--runs 1]
-                      [--json OUT]
+                      [--pytorch3d DIR] [--corpus DIR] [--only NAME]...
+                      [--runs 1] [--json OUT]
 
 The files: every .cu of gsplat's wheel that calls an atomic (the wheel and
-torch's headers as test/corpus/gsplat_wheel.py fetches them, its flags), and
+torch's headers as test/corpus/gsplat_wheel.py fetches them, its flags),
 with --pytorch3d a checkout's (the folder holding pytorch3d/csrc) .cu files
-that call one, with its setup.py's flags. CPU seconds (user + system,
+that call one, with its setup.py's flags, and with --corpus the translation
+units of docs/REAL_CODE.md in a folder of owner+name checkouts, with the
+flags scripts/real-code-table gives them (torch's headers the wheel's). CPU seconds (user + system,
 children included), the median of --runs. nvcc compiles for sm_90 with
 --expt-relaxed-constexpr, as torch.utils.cpp_extension builds them. Prints a
 Markdown table of seconds and ratios; --json keeps every number.
 """
 import argparse
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -31,13 +34,18 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def load_script(name, *path):
+    """The Python file ROOT/path as a module."""
+    loader = importlib.machinery.SourceFileLoader(name, os.path.join(ROOT, *path))
+    spec = importlib.util.spec_from_loader(name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
 def load_gsplat_wheel():
     """test/corpus/gsplat_wheel.py as a module: its flags and fetching."""
-    path = os.path.join(ROOT, "test", "corpus", "gsplat_wheel.py")
-    spec = importlib.util.spec_from_file_location("gsplat_wheel", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("gsplat_wheel", "test", "corpus", "gsplat_wheel.py")
 
 
 def cpu_seconds(cmd, env=None):
@@ -68,7 +76,7 @@ def gsplat_files(gw, folders):
     for name in sorted(os.listdir(csrc)):
         path = os.path.join(csrc, name)
         if name.endswith(".cu") and gw.calls_atomic(path):
-            yield "gsplat/" + name, path, flags
+            yield "gsplat/" + name, path, flags, flags
 
 
 def pytorch3d_files(gw, checkout, torch):
@@ -78,22 +86,38 @@ def pytorch3d_files(gw, checkout, torch):
         for name in sorted(names):
             path = os.path.join(folder, name)
             if name.endswith(".cu") and gw.calls_atomic(path):
-                yield "pytorch3d/" + os.path.relpath(path, csrc), path, flags
+                yield "pytorch3d/" + os.path.relpath(path, csrc), path, flags, flags
 
 
-def time_file(args, path, flags, scratch):
+def corpus_files(corpus, torch):
+    """docs/REAL_CODE.md's translation units of the checkouts in corpus."""
+    table = load_script("real_code_table", "scripts", "real-code-table")
+    for repo in sorted(os.listdir(corpus)):
+        _, units = table.plan_repo(repo, os.path.join(corpus, repo),
+                                   os.path.join(torch, "torch", "include"))
+        for rel, unit in sorted(units.items()):
+            yield (repo.split("+", 1)[-1] + ":" + rel, unit.path, unit.flags,
+                   unit.flags + unit.nvcc_flags)
+
+
+def time_file(args, path, flags, nvcc_flags, scratch):
     """The median CPU seconds of nvcc -c, the tool cold, warm, uncached."""
     out = os.path.join(scratch, "out.cu")
     tool = [args.tool, path, "-o", out]
     nvcc = [args.nvcc, "-c", "-x", "cu", "-arch=sm_90", "--expt-relaxed-constexpr",
-            path, "-o", os.path.join(scratch, "out.o")] + flags
-    times = {"nvcc -c": [], "cold": [], "warm": [], "no cache": []}
+            path, "-o", os.path.join(scratch, "out.o")] + nvcc_flags
+    tools = {"": tool}
+    if args.baseline:
+        tools[" (baseline)"] = [args.baseline] + tool[1:]
+    times = {"nvcc -c": [], "no cache": []}
     for _ in range(args.runs):
-        cache = tempfile.mkdtemp(dir=scratch)
-        env = dict(os.environ, DISTWAR_CACHE_DIR=cache)
-        times["cold"].append(cpu_seconds(tool + ["--"] + flags, env))
-        times["warm"].append(cpu_seconds(tool + ["--"] + flags, env))
-        shutil.rmtree(cache)
+        for suffix, cmd in tools.items():
+            cache = tempfile.mkdtemp(dir=scratch)
+            env = dict(os.environ, DISTWAR_CACHE_DIR=cache)
+            for run in ("cold", "warm"):
+                times.setdefault(run + suffix, []).append(
+                    cpu_seconds(cmd + ["--"] + flags, env))
+            shutil.rmtree(cache)
         times["no cache"].append(cpu_seconds(tool + ["--no-cache", "--"] + flags))
         times["nvcc -c"].append(cpu_seconds(nvcc))
     return {k: statistics.median(v) for k, v in times.items()}
@@ -102,9 +126,12 @@ def time_file(args, path, flags, scratch):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tool", required=True)
+    ap.add_argument("--baseline", help="another build of the tool, timed cold "
+                    "and warm beside it")
     ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     ap.add_argument("--gsplat-cache", default=os.path.expanduser("~/.cache/distwar/corpus"))
     ap.add_argument("--pytorch3d", help="a folder holding pytorch3d/csrc")
+    ap.add_argument("--corpus", help="a folder of owner+name checkouts")
     ap.add_argument("--only", action="append", default=[],
                     help="time only files whose name contains this")
     ap.add_argument("--runs", type=int, default=1)
@@ -117,23 +144,33 @@ def main():
     files = list(gsplat_files(gw, folders))
     if args.pytorch3d:
         files += list(pytorch3d_files(gw, args.pytorch3d, folders[1]))
+    if args.corpus:
+        files += list(corpus_files(args.corpus, folders[1]))
     if args.only:
         files = [f for f in files if any(o in f[0] for o in args.only)]
     rows = []
-    print("| file | nvcc -c s | cold s | warm s | --no-cache s | cold / nvcc | warm / nvcc |")
-    print("|---|---|---|---|---|---|---|")
+    cols = ["nvcc -c", "cold", "warm", "no cache"]
+    if args.baseline:
+        cols += ["cold (baseline)", "warm (baseline)"]
+    shares = [c for c in cols if c.startswith(("cold", "warm"))]
+    print("| file | " + " | ".join(c + " s" for c in cols) + " | " +
+          " | ".join(c + " / nvcc" for c in shares) + " |")
+    print("|---" * (1 + len(cols) + len(shares)) + "|")
+
+    def line(name, t):
+        print("| %s | %s | %s |" % (
+            name, " | ".join("%.1f" % t[c] for c in cols),
+            " | ".join("%.2f" % (t[c] / t["nvcc -c"]) for c in shares)),
+            flush=True)
+
     with tempfile.TemporaryDirectory() as scratch:
-        for name, path, flags in files:
-            t = time_file(args, path, flags, scratch)
+        for name, path, flags, nvcc_flags in files:
+            t = time_file(args, path, flags, nvcc_flags, scratch)
+            line(name, t)
             t["file"] = name
             rows.append(t)
-            print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |" % (
-                name, t["nvcc -c"], t["cold"], t["warm"], t["no cache"],
-                t["cold"] / t["nvcc -c"], t["warm"] / t["nvcc -c"]), flush=True)
-    total = {k: sum(r[k] for r in rows) for k in ("nvcc -c", "cold", "warm", "no cache")}
-    print("| all %d files | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |" % (
-        len(rows), total["nvcc -c"], total["cold"], total["warm"], total["no cache"],
-        total["cold"] / total["nvcc -c"], total["warm"] / total["nvcc -c"]))
+    total = {c: sum(r[c] for r in rows) for c in cols}
+    line("all %d files" % len(rows), total)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"files": rows, "total": total, "runs": args.runs}, f, indent=1)
