@@ -138,6 +138,8 @@ public:
   bool file(llvm::StringRef Code, llvm::StringRef Dir, unsigned Depth);
 
   std::vector<std::string> Found;
+  /// The macros it defined or undefined, each with the size Found had then.
+  std::vector<std::pair<std::string, size_t>> Changed;
 
 private:
   /// An open conditional block.
@@ -191,6 +193,8 @@ bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
       Macros.forget(Rest);
     return true;
   }
+  if (Name == "define" || Name == "undef")
+    Changed.emplace_back(leadingIdentifier(Rest).str(), Found.size());
   if (Name == "define")
     Macros.define(Rest);
   else if (Name == "undef")
@@ -262,14 +266,19 @@ bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
 
 } // namespace
 
-std::vector<std::string>
-leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
-                      const HeaderSearchOptions &Search,
-                      const PreprocessorOptions &PP,
-                      llvm::vfs::FileSystem &FS) {
+LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,
+                                      llvm::StringRef Code,
+                                      const HeaderSearchOptions &Search,
+                                      const PreprocessorOptions &PP,
+                                      llvm::vfs::FileSystem &FS) {
   LeadingWalk Walk(Search, PP, FS);
   Walk.file(Code, llvm::sys::path::parent_path(MainPath), 0);
-  return std::move(Walk.Found);
+  LeadingIncludes Out;
+  for (const auto &[Name, Before] : Walk.Changed)
+    if (Before < Walk.Found.size())
+      Out.MacrosBefore.push_back(Name);
+  Out.Headers = std::move(Walk.Found);
+  return Out;
 }
 
 } // namespace distwar

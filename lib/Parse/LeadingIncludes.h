@@ -57,11 +57,17 @@ std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
 /// \p PP's macros on; a block whose condition is not known is skipped. The
 /// walk ends at the first token that is not a directive, at a computed
 /// include or #include_next, and at a header it cannot find.
-std::vector<std::string>
-leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
-                      const clang::HeaderSearchOptions &Search,
-                      const clang::PreprocessorOptions &PP,
-                      llvm::vfs::FileSystem &FS);
+struct LeadingIncludes {
+  std::vector<std::string> Headers;
+  /// The macros the walk saw defined or undefined before the last of them:
+  /// should the headers spell one, they cannot be moved first.
+  std::vector<std::string> MacrosBefore;
+};
+LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,
+                                      llvm::StringRef Code,
+                                      const clang::HeaderSearchOptions &Search,
+                                      const clang::PreprocessorOptions &PP,
+                                      llvm::vfs::FileSystem &FS);
 
 } // namespace distwar
 

@@ -216,19 +216,25 @@ static CleanParse parseClean(ParseFileSystem &FS,
           Action.HoistUnsound};
 }
 
-/// One parse through the cache's precompiled header holding \p Hoisted:
-/// Retry when none can be used or the hoisting is not sound (HoistCheck);
+/// One parse through the cache's precompiled header holding \p Hoisted,
+/// which the file's code follows defining \p MacrosBefore: Retry when none
+/// can be used or the hoisting is not sound (HoistCheck);
 /// Failed when the parse reported errors (the plain parse then says which,
 /// or succeeds where the entry was broken, which is removed).
 static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
                           llvm::ArrayRef<std::string> CC1Args,
                           llvm::StringRef CacheDir,
                           llvm::ArrayRef<std::string> Hoisted,
+                          llvm::ArrayRef<std::string> MacrosBefore,
                           llvm::function_ref<void(ParsedFile &)> Body) {
   auto Copy = std::make_shared<CompilerInvocation>(Inv);
   std::optional<PrecompiledHeader> Pch =
       usePrecompiledHeader(CacheDir, *Copy, CC1Args, FS.Spelling, Hoisted);
-  if (!Pch)
+  // A macro the file defines first and the headers spell: HoistCheck would
+  // refuse the parse, so it is not run.
+  if (!Pch || llvm::any_of(MacrosBefore, [&](const std::string &M) {
+        return Pch->Names && Pch->Names->contains(M);
+      }))
     return Cached::Retry;
   CleanParse R = parseClean(FS, Copy, &*Pch, Hoisted, nullptr, Body);
   if (R.Done)
@@ -260,30 +266,37 @@ static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
   return Cached::Failed;
 }
 
-/// The sets of headers a precompiled header may hold for the file, to try
-/// in turn: the system headers it starts with through its own headers
-/// (LeadingIncludes.h) and its CUDA SDK headers, its CUDA SDK headers, none.
-/// Their main files are added to \p FS.
-static std::vector<std::vector<std::string>>
+namespace {
+/// Headers a precompiled header may hold for a file, and the macros the
+/// file's own code defines before it includes them.
+struct HoistingChoice {
+  std::vector<std::string> Headers;
+  std::vector<std::string> MacrosBefore;
+};
+} // namespace
+
+/// The choices to try in turn: the system headers the file starts with
+/// through its own headers (LeadingIncludes.h) and its CUDA SDK headers,
+/// its CUDA SDK headers, none. Their main files are added to \p FS.
+static std::vector<HoistingChoice>
 hoistingChoices(llvm::StringRef FilePath, llvm::StringRef Code,
                 const CompilerInvocation &Inv, ParseFileSystem &FS) {
   const HeaderSearchOptions &Search = Inv.getHeaderSearchOpts();
   std::vector<std::string> Sdk = hoistableIncludes(Code, Search, *FS.Spelling);
-  std::vector<std::string> Leading =
-      leadingSystemIncludes(FilePath, Code, Search, Inv.getPreprocessorOpts(),
-                            *FS.Spelling);
+  LeadingIncludes Leading = leadingSystemIncludes(
+      FilePath, Code, Search, Inv.getPreprocessorOpts(), *FS.Spelling);
   for (const std::string &H : Sdk)
-    if (!llvm::is_contained(Leading, H))
-      Leading.push_back(H);
-  std::vector<std::vector<std::string>> Out;
-  if (Leading != Sdk)
-    Out.push_back(std::move(Leading));
+    if (!llvm::is_contained(Leading.Headers, H))
+      Leading.Headers.push_back(H);
+  std::vector<HoistingChoice> Out;
+  if (Leading.Headers != Sdk)
+    Out.push_back({std::move(Leading.Headers), std::move(Leading.MacrosBefore)});
   if (!Sdk.empty())
-    Out.push_back(std::move(Sdk));
+    Out.push_back({std::move(Sdk), {}});
   Out.emplace_back();
-  for (const std::vector<std::string> &Hoisted : Out)
-    if (!Hoisted.empty()) {
-      std::string Text = hoistedIncludeText(Hoisted);
+  for (const HoistingChoice &C : Out)
+    if (!C.Headers.empty()) {
+      std::string Text = hoistedIncludeText(C.Headers);
       FS.Memory->addFile(frontEndHoistedMain(Text), 0,
                          llvm::MemoryBuffer::getMemBufferCopy(Text));
     }
@@ -312,10 +325,10 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
     Cached Result =
         parsePreamble(FS, *Inv, CC1Args, Options.CacheDir, FilePath, Body);
     if (Result == Cached::Retry)
-      for (const std::vector<std::string> &Hoisted :
+      for (const HoistingChoice &Choice :
            hoistingChoices(FilePath, Code, *Inv, FS)) {
-        Result =
-            parseCached(FS, *Inv, CC1Args, Options.CacheDir, Hoisted, Body);
+        Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir,
+                             Choice.Headers, Choice.MacrosBefore, Body);
         if (Result != Cached::Retry)
           break;
       }

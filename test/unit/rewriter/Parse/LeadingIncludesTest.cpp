@@ -30,7 +30,7 @@ struct FakeProject {
     FS->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text));
   }
   Names of(llvm::StringRef Code) {
-    return leadingSystemIncludes("/p/k.cu", Code, Search, PP, *FS);
+    return leadingSystemIncludes("/p/k.cu", Code, Search, PP, *FS).Headers;
   }
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS =
       llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -49,6 +49,17 @@ TEST(LeadingIncludes, ThroughTheProjectsOwnHeaders) {
   EXPECT_EQ(P.of("// A kernel file.\n#include \"config.h\"\n"
                  "#include <common.h>\n#include <other.h>\n"),
             (Names{"torch.h", "cub.cuh"}));
+}
+
+TEST(LeadingIncludes, TheMacrosDefinedBeforeTheLastOfThem) {
+  FakeProject P;
+  LeadingIncludes L = leadingSystemIncludes(
+      "/p/k.cu",
+      "#define CONFIGURE 1\n#include <torch.h>\n#undef OTHER\n"
+      "#include <cub.cuh>\n#define AFTER 2\n",
+      P.Search, P.PP, *P.FS);
+  EXPECT_EQ(L.Headers, (Names{"torch.h", "cub.cuh"}));
+  EXPECT_EQ(L.MacrosBefore, (Names{"CONFIGURE", "OTHER"}));
 }
 
 TEST(LeadingIncludes, EndsAtTheFirstDeclaration) {
