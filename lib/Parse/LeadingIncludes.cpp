@@ -187,14 +187,14 @@ bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
                             llvm::StringRef Dir, unsigned Depth) {
   if (Name.starts_with("if") || Name.starts_with("el") || Name == "endif")
     return conditional(Name, Rest);
+  if (Name == "define" || Name == "undef")
+    Changed.emplace_back(leadingIdentifier(Rest).str(), Found.size());
   if (!active()) {
     // What a block the walk skips defines is no longer known.
     if (Name == "define" || Name == "undef")
       Macros.forget(Rest);
     return true;
   }
-  if (Name == "define" || Name == "undef")
-    Changed.emplace_back(leadingIdentifier(Rest).str(), Found.size());
   if (Name == "define")
     Macros.define(Rest);
   else if (Name == "undef")

@@ -59,8 +59,9 @@ std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
 /// include or #include_next, and at a header it cannot find.
 struct LeadingIncludes {
   std::vector<std::string> Headers;
-  /// The macros the walk saw defined or undefined before the last of them:
-  /// should the headers spell one, they cannot be moved first.
+  /// The macros the walk saw defined or undefined before the last of them,
+  /// in the blocks it skipped too: should the headers spell one, they
+  /// cannot be moved first.
   std::vector<std::string> MacrosBefore;
 };
 LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,

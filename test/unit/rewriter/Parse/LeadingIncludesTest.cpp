@@ -56,10 +56,11 @@ TEST(LeadingIncludes, TheMacrosDefinedBeforeTheLastOfThem) {
   LeadingIncludes L = leadingSystemIncludes(
       "/p/k.cu",
       "#define CONFIGURE 1\n#include <torch.h>\n#undef OTHER\n"
+      "#if __UNKNOWN__\n#define MAYBE 1\n#endif\n"
       "#include <cub.cuh>\n#define AFTER 2\n",
       P.Search, P.PP, *P.FS);
   EXPECT_EQ(L.Headers, (Names{"torch.h", "cub.cuh"}));
-  EXPECT_EQ(L.MacrosBefore, (Names{"CONFIGURE", "OTHER"}));
+  EXPECT_EQ(L.MacrosBefore, (Names{"CONFIGURE", "OTHER", "MAYBE"}));
 }
 
 TEST(LeadingIncludes, EndsAtTheFirstDeclaration) {
