@@ -4,9 +4,9 @@
 #include "Parse/LeadingIncludes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
 #include "llvm/Support/Path.h"
 #include <set>
 
@@ -42,15 +42,6 @@ bool isCudaSdkHeader(llvm::StringRef Name, const HeaderSearchOptions &Search,
   return false;
 }
 
-/// The header of an `#include <...>` line, or "".
-llvm::StringRef angledHeader(llvm::StringRef Rest) {
-  Rest = Rest.ltrim();
-  if (!Rest.consume_front("<"))
-    return "";
-  size_t End = Rest.find('>');
-  return End == llvm::StringRef::npos ? "" : Rest.take_front(End).trim();
-}
-
 } // namespace
 
 std::vector<std::string> hoistableIncludes(llvm::StringRef Code,
@@ -70,10 +61,11 @@ std::vector<std::string> hoistableIncludes(llvm::StringRef Code,
         else if (Name == "endif")
           --Conditionals;
         else if (Name == "include" && Braces == 0 && Conditionals == 0)
-          if (llvm::StringRef H = angledHeader(Rest);
-              !H.empty() && isCudaSdkHeader(H, Search, FS) &&
-              !llvm::is_contained(Out, H))
-            Out.push_back(H.str());
+          if (std::optional<IncludedName> H = includedName(Rest);
+              H && H->Angled && !H->Name.empty() &&
+              isCudaSdkHeader(H->Name, Search, FS) &&
+              !llvm::is_contained(Out, H->Name))
+            Out.push_back(H->Name.str());
         return true;
       });
   return Out;
@@ -166,14 +158,18 @@ void HoistCheck::used(const Token &Name, const MacroDefinition &Definition) {
   // that defines it (skipped here: it is in the precompiled header), or one
   // that includes that header.
   const MacroInfo *Info = Definition.getMacroInfo();
-  if (Info && !SM.isLoadedSourceLocation(Info->getDefinitionLoc()))
+  if (!Info) {
+    Unsound = true; // undefined here, maybe not there
+    return;
+  }
+  SourceLocation Where = Info->getDefinitionLoc();
+  if (!SM.isLoadedSourceLocation(Where))
     return; // defined by what this parse read, as in the other
-  if (Info)
-    for (FileID F = SM.getFileID(Info->getDefinitionLoc()); F.isValid();
-         F = SM.getFileID(SM.getIncludeLoc(F)))
-      if (OptionalFileEntryRef File = SM.getFileEntryRefForID(F);
-          File && Reached.count(File->getUniqueID()))
-        return;
+  for (FileID F = SM.getFileID(Where); F.isValid();
+       F = SM.getFileID(SM.getIncludeLoc(F)))
+    if (OptionalFileEntryRef File = SM.getFileEntryRefForID(F);
+        File && Reached.count(File->getUniqueID()))
+      return;
   Unsound = true;
 }
 

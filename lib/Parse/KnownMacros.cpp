@@ -35,9 +35,10 @@ KnownMacros::KnownMacros(const PreprocessorOptions &PP) {
       continue;
     }
     // -DNAME=VALUE; -DNAME is NAME 1.
-    auto [Name, Value] = llvm::StringRef(Text).split('=');
-    define((Name + " " + (Text.find('=') == std::string::npos ? "1" : Value))
-               .str());
+    size_t Equals = Text.find('=');
+    define(Equals == std::string::npos
+               ? Text + " 1"
+               : Text.substr(0, Equals) + " " + Text.substr(Equals + 1));
   }
 }
 

@@ -7,8 +7,8 @@
 // (this parse is Clang's, for the device, on Linux). A name it has not met
 // is undefined when the program may not define it (not reserved to the
 // implementation); another reserved one is unknown, and so is any
-// condition that depends on it. The walk is a guess the parse checks (HoistedHeaders.h):
-// a wrong answer costs time, not correctness.
+// condition that depends on it. The walk is a guess the parse checks
+// (HoistedHeaders.h): a wrong answer costs time, not correctness.
 //
 //===----------------------------------------------------------------------===//
 

@@ -64,6 +64,17 @@ void scanDirectives(
   }
 }
 
+std::optional<IncludedName> includedName(llvm::StringRef Rest) {
+  Rest = Rest.trim();
+  bool Angled = Rest.consume_front("<");
+  if (!Angled && !Rest.consume_front("\""))
+    return std::nullopt;
+  size_t End = Rest.find(Angled ? '>' : '"');
+  if (End == llvm::StringRef::npos)
+    return std::nullopt;
+  return IncludedName{Rest.take_front(End).trim(), Angled};
+}
+
 std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
                                       llvm::StringRef IncluderDir,
                                       const HeaderSearchOptions &Search,
@@ -235,14 +246,12 @@ bool LeadingWalk::conditional(llvm::StringRef Name, llvm::StringRef Rest) {
 
 bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
                           unsigned Depth) {
-  Rest = Rest.trim();
-  bool Angled = Rest.consume_front("<");
-  if (!Angled && !Rest.consume_front("\""))
+  std::optional<IncludedName> Included = includedName(Rest);
+  if (!Included)
     return false; // a computed name
-  Rest = Rest.take_until([&](char C) { return C == (Angled ? '>' : '"'); });
-  llvm::StringRef Name = Rest.trim();
+  llvm::StringRef Name = Included->Name;
   std::optional<FoundHeader> Header =
-      findHeader(Name, Angled, Dir, Search, FS);
+      findHeader(Name, Included->Angled, Dir, Search, FS);
   if (!Header)
     return false;
   if (Header->InSystemDirectory) {

@@ -38,6 +38,14 @@ void scanDirectives(
     llvm::function_ref<bool(llvm::StringRef Name, llvm::StringRef Rest)>
         OnDirective);
 
+/// The header an `#include` names, given the directive's text after its
+/// name: nullopt for a computed name.
+struct IncludedName {
+  llvm::StringRef Name;
+  bool Angled = false;
+};
+std::optional<IncludedName> includedName(llvm::StringRef Rest);
+
 /// Where an `#include` of \p Name from a file in \p IncluderDir is found, as
 /// Clang searches (the includer's directory and -iquote for a quoted name,
 /// then -I, then the system directories, then -idirafter).

@@ -15,7 +15,6 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/HeaderSearchOptions.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -50,44 +49,31 @@ struct SystemPrefix {
 static SystemPrefix systemPrefix(llvm::StringRef Text, llvm::StringRef MainDir,
                                  const HeaderSearchOptions &Search,
                                  llvm::vfs::FileSystem &FS) {
-  LangOptions Opts;
-  Opts.CPlusPlus = Opts.CPlusPlus17 = true;
-  Lexer Lex(SourceLocation(), Opts, Text.begin(), Text.begin(), Text.end());
-  Token Tok;
   SystemPrefix Out;
-  size_t Hash = llvm::StringRef::npos;
-  for (Lex.LexFromRawLexer(Tok); Tok.isNot(tok::eof);
-       Lex.LexFromRawLexer(Tok)) {
-    size_t At = Tok.getLocation().getRawEncoding(); // from a null location
-    if (Tok.is(tok::hash) && Tok.isAtStartOfLine()) {
-      Hash = At;
-      continue;
-    }
-    // Only the token right after a directive's `#` names it.
-    size_t Directive = std::exchange(Hash, llvm::StringRef::npos);
-    if (Directive == llvm::StringRef::npos || !Tok.is(tok::raw_identifier))
-      continue;
-    size_t LineStart = Text.rfind('\n', Directive);
-    Out.Size = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-    llvm::StringRef Name = Tok.getRawIdentifier();
-    llvm::StringRef Rest =
-        Text.slice(At + Name.size(), Text.find('\n', At)).trim();
-    if (Name.starts_with("if") || Name == "elif" || Name == "else" ||
-        Name == "endif" || Name == "include_next")
-      return Out;
-    if (Name != "include" && Name != "import")
-      continue;
-    bool Angled = Rest.consume_front("<");
-    if (!Angled && !Rest.consume_front("\""))
-      return Out;
-    Rest = Rest.take_until([&](char C) { return C == (Angled ? '>' : '"'); });
-    std::optional<FoundHeader> Header =
-        findHeader(Rest.trim(), Angled, MainDir, Search, FS);
-    if (!Header || !Header->InSystemDirectory)
-      return Out;
-    ++Out.Includes;
-  }
-  Out.Size = Text.size();
+  bool Whole = true;
+  scanDirectives(
+      Text, [](const Token &) { return true; },
+      [&](llvm::StringRef Name, llvm::StringRef Rest) {
+        // The directive's line starts the part that may not go in.
+        size_t LineStart = Text.rfind('\n', Rest.data() - Text.data());
+        Out.Size = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+        if (Name.starts_with("if") || Name.starts_with("el") ||
+            Name == "endif" || Name == "include_next")
+          return Whole = false;
+        if (Name != "include" && Name != "import")
+          return true;
+        std::optional<IncludedName> Included = includedName(Rest);
+        std::optional<FoundHeader> Header =
+            Included ? findHeader(Included->Name, Included->Angled, MainDir,
+                                  Search, FS)
+                     : std::nullopt;
+        if (!Header || !Header->InSystemDirectory)
+          return Whole = false;
+        ++Out.Includes;
+        return true;
+      });
+  if (Whole)
+    Out.Size = Text.size();
   return Out;
 }
 
