@@ -7,6 +7,7 @@
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/Path.h"
 #include <set>
 
@@ -71,10 +72,15 @@ std::vector<std::string> hoistableIncludes(llvm::StringRef Code,
   return Out;
 }
 
-std::string hoistedIncludeText(llvm::ArrayRef<std::string> Headers) {
+std::string hoistedIncludeText(const Hoisting &H) {
   std::string Text;
-  for (const std::string &H : Headers)
-    Text += "#include <" + H + ">\n";
+  auto Define = H.Defines.begin();
+  for (size_t I = 0; I < H.Headers.size(); ++I) {
+    for (; Define != H.Defines.end() && Define->HeadersBefore == I; ++Define)
+      Text += "#define" + Define->Rest + "\n";
+    Text += "#include <" + H.Headers[I] + ">\n";
+  }
+  assert(Define == H.Defines.end() && "a replayed #define after the headers");
   return Text;
 }
 
@@ -97,14 +103,33 @@ std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers) {
   return Out;
 }
 
-HoistCheck::HoistCheck(const SourceManager &SM,
-                       llvm::ArrayRef<std::string> Headers,
+HoistCheck::HoistCheck(const SourceManager &SM, Preprocessor &PP,
+                       const Hoisting &Hoisted,
                        std::shared_ptr<const llvm::StringSet<>> Names,
                        std::shared_ptr<const llvm::StringSet<>> Macros)
-    : SM(SM), Names(std::move(Names)), Macros(std::move(Macros)) {
+    : SM(SM), PP(PP), Hoisted(Hoisted), Names(std::move(Names)),
+      Macros(std::move(Macros)) {
   assert(this->Names && this->Macros && "a hoisting entry has both");
-  for (const std::string &H : Headers)
+  for (const std::string &H : Hoisted.Headers)
     Pending.insert(H);
+  for (const HoistedDefine &D : Hoisted.Defines) {
+    bool Once = Replayed.insert(D.Name).second;
+    assert(Once && "a replayed macro is defined once");
+    (void)Once;
+  }
+}
+
+size_t HoistCheck::definesBefore(size_t Header) const {
+  return llvm::count_if(Hoisted.Defines, [&](const HoistedDefine &D) {
+    return D.HeadersBefore <= Header;
+  });
+}
+
+bool HoistCheck::headersSeen(size_t Count) const {
+  const std::vector<std::string> &Headers = Hoisted.Headers;
+  return Headers.size() - Pending.size() == Count &&
+         llvm::none_of(llvm::ArrayRef(Headers).take_front(Count),
+                       [&](const std::string &H) { return Pending.count(H); });
 }
 
 void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
@@ -117,6 +142,11 @@ void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
   // it includes first (LeadingIncludes.h).
   if (SM.isInSystemHeader(Hash) || !Pending.erase(FileName))
     return;
+  // The replayed #defines before it, and none after it, have been made.
+  size_t Index =
+      llvm::find(Hoisted.Headers, FileName) - Hoisted.Headers.begin();
+  if (Matched != definesBefore(Index))
+    Unsound = true;
   // Precompiled, it must be skipped here (its include guard).
   ExpectSkip = true;
   if (Pending.empty())
@@ -156,7 +186,8 @@ void HoistCheck::used(const Token &Name, const MacroDefinition &Definition) {
     return;
   // Defined as it would be where the user's code has included the header
   // that defines it (skipped here: it is in the precompiled header), or one
-  // that includes that header.
+  // that includes that header. A replayed #define is defined here from the
+  // start, there from where the user's code makes it.
   const MacroInfo *Info = Definition.getMacroInfo();
   if (!Info) {
     Unsound = true; // undefined here, maybe not there
@@ -173,15 +204,41 @@ void HoistCheck::used(const Token &Name, const MacroDefinition &Definition) {
   Unsound = true;
 }
 
-void HoistCheck::MacroDefined(const Token &Name, const MacroDirective *) {
-  if (Last.isInvalid() && beforeLast(Name.getLocation()))
-    saw(Name.getIdentifierInfo()->getName());
+/// Whether \p MD, a definition of \p Name, is the next replayed #define:
+/// the same text, after the same headers, over the precompiled one.
+bool HoistCheck::replays(llvm::StringRef Name, const MacroDirective &MD) const {
+  if (Matched == Hoisted.Defines.size())
+    return false;
+  const HoistedDefine &Next = Hoisted.Defines[Matched];
+  const auto *Entry = dyn_cast_or_null<DefMacroDirective>(MD.getPrevious());
+  const MacroInfo *Info = MD.getMacroInfo();
+  return Next.Name == Name && headersSeen(Next.HeadersBefore) && Entry &&
+         Info &&
+         SM.isLoadedSourceLocation(Entry->getInfo()->getDefinitionLoc()) &&
+         Info->isIdenticalTo(*Entry->getInfo(), PP, /*Syntactically=*/true);
+}
+
+void HoistCheck::MacroDefined(const Token &Name, const MacroDirective *MD) {
+  if (Last.isValid() || !beforeLast(Name.getLocation()))
+    return;
+  llvm::StringRef Id = Name.getIdentifierInfo()->getName();
+  if (!Replayed.contains(Id))
+    return saw(Id);
+  if (MD && replays(Id, *MD))
+    ++Matched;
+  else
+    Unsound = true;
 }
 
 void HoistCheck::MacroUndefined(const Token &Name, const MacroDefinition &,
                                 const MacroDirective *) {
-  if (Last.isInvalid() && beforeLast(Name.getLocation()))
-    saw(Name.getIdentifierInfo()->getName());
+  if (Last.isValid() || !beforeLast(Name.getLocation()))
+    return;
+  llvm::StringRef Id = Name.getIdentifierInfo()->getName();
+  if (Replayed.contains(Id))
+    Unsound = true; // the precompiled header defines it from here on
+  else
+    saw(Id);
 }
 
 void HoistCheck::PragmaDirective(SourceLocation Loc, PragmaIntroducerKind) {
@@ -224,7 +281,7 @@ static bool reaches(const Decl *D, const llvm::StringSet<> &Spelled) {
 }
 
 bool HoistCheck::sound(llvm::ArrayRef<Decl *> Parsed) const {
-  if (Unsound || !Pending.empty())
+  if (Unsound || !Pending.empty() || Matched != Hoisted.Defines.size())
     return false;
   return llvm::none_of(Parsed, [&](const Decl *D) {
     return beforeLast(D->getLocation()) && reaches(D, *Names);

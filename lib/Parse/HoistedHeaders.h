@@ -5,12 +5,14 @@
 // such CUDA SDK headers along with the wrapper, so they are parsed before
 // the file's first line instead of where it includes them; so are the
 // system headers it starts with through a header of its own, such as
-// torch's (LeadingIncludes.h). That changes
-// nothing when nothing the file says before the #include can reach them:
-// HoistCheck verifies it during the parse (no macro defined, no name
-// declared there that the headers spell, no pragma, no using-directive, and
-// each header include-guarded), and the parse is done again without them
-// when it cannot.
+// torch's (LeadingIncludes.h), with the `#define`s the file makes before
+// them, where it makes them. That changes nothing when nothing else the
+// file says before the #include can reach them: HoistCheck verifies it
+// during the parse (no other macro defined there that the headers spell, no
+// name declared there that they spell, no pragma, no using-directive, the
+// replayed `#define`s made identically and in the same place, and each
+// header include-guarded), and the parse is done again without them when it
+// cannot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +31,7 @@ namespace clang {
 class ASTContext;
 class Decl;
 class HeaderSearchOptions;
+class Preprocessor;
 class SourceManager;
 } // namespace clang
 
@@ -43,20 +46,37 @@ hoistableIncludes(llvm::StringRef Code,
                   const clang::HeaderSearchOptions &Search,
                   llvm::vfs::FileSystem &FS);
 
-/// The text a precompiled header of \p Headers is built from.
-std::string hoistedIncludeText(llvm::ArrayRef<std::string> Headers);
+/// A `#define` the user's code makes before a hoisted header: the
+/// precompiled header makes it too, where the code does, so that the headers
+/// read it there as they would in the user's order.
+struct HoistedDefine {
+  std::string Name;
+  std::string Rest;         ///< the directive's text after `define`
+  size_t HeadersBefore = 0; ///< how many of the headers come before it
+};
+
+/// What a precompiled header holds besides the CUDA wrapper: headers, in
+/// order, and the `#define`s between them.
+struct Hoisting {
+  std::vector<std::string> Headers;
+  std::vector<HoistedDefine> Defines;
+  bool empty() const { return Headers.empty(); }
+};
+
+/// The text a precompiled header of \p H is built from.
+std::string hoistedIncludeText(const Hoisting &H);
 
 /// Every identifier spelled in \p Buffers, sorted, one per line.
 std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers);
 
-/// Watches a parse through a precompiled header that holds \p Headers, whose
-/// files spell \p Names and define \p Macros: sound() says whether the
-/// result is the one of a parse that reads them where the user's files
+/// Watches a parse through a precompiled header that holds \p Hoisted,
+/// whose files spell \p Names and define \p Macros: sound() says whether
+/// the result is the one of a parse that reads them where the user's files
 /// include them.
 class HoistCheck : public clang::PPCallbacks {
 public:
-  HoistCheck(const clang::SourceManager &SM,
-             llvm::ArrayRef<std::string> Headers,
+  HoistCheck(const clang::SourceManager &SM, clang::Preprocessor &PP,
+             const Hoisting &Hoisted,
              std::shared_ptr<const llvm::StringSet<>> Names,
              std::shared_ptr<const llvm::StringSet<>> Macros);
 
@@ -110,9 +130,15 @@ private:
   bool beforeLast(clang::SourceLocation Loc) const;
   void saw(llvm::StringRef Name);
   void used(const clang::Token &Name, const clang::MacroDefinition &MD);
+  bool replays(llvm::StringRef Name, const clang::MacroDirective &MD) const;
+  bool headersSeen(size_t Count) const;
+  size_t definesBefore(size_t Header) const;
 
   const clang::SourceManager &SM;
-  llvm::StringSet<> Pending;
+  clang::Preprocessor &PP;
+  Hoisting Hoisted;
+  llvm::StringSet<> Pending, Replayed;
+  size_t Matched = 0; ///< of Hoisted.Defines, those the user's code made
   std::shared_ptr<const llvm::StringSet<>> Names, Macros;
   /// The precompiled files the user's code included before the last hoisted
   /// header: their macros are defined where it uses them.

@@ -6,6 +6,7 @@
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -149,8 +150,15 @@ public:
   bool file(llvm::StringRef Code, llvm::StringRef Dir, unsigned Depth);
 
   std::vector<std::string> Found;
-  /// The macros it defined or undefined, each with the size Found had then.
-  std::vector<std::pair<std::string, size_t>> Changed;
+  /// A macro defined or undefined, in a block read or one whose condition
+  /// the walk could not read.
+  struct Change {
+    std::string Name;
+    size_t Before;    ///< the size Found had then
+    std::string Rest; ///< a #define's text after `define`
+    bool Replayable;  ///< a #define read, of a name not tested before it
+  };
+  std::vector<Change> Changed;
 
 private:
   /// An open conditional block.
@@ -162,6 +170,14 @@ private:
   bool active() const {
     return llvm::all_of(Open, [](const Level &L) { return L.Taken; });
   }
+  /// Whether the code here is skipped for a condition the walk could not
+  /// read (not one it knows is false).
+  bool unread() const {
+    for (const Level &L : Open)
+      if (!L.Taken)
+        return L.Unknown;
+    return false;
+  }
   bool directive(llvm::StringRef Name, llvm::StringRef Rest,
                  llvm::StringRef Dir, unsigned Depth);
   bool conditional(llvm::StringRef Name, llvm::StringRef Rest);
@@ -172,7 +188,23 @@ private:
   KnownMacros Macros;
   std::vector<Level> Open;
   llvm::StringSet<> Visited;
+  /// The names conditions spelled (an include guard's among them): made
+  /// first, their #define would change what the condition reads.
+  llvm::StringSet<> Tested;
 };
+
+/// Adds the identifiers of \p Text to \p Out.
+void addIdentifiers(llvm::StringRef Text, llvm::StringSet<> &Out) {
+  while (!Text.empty()) {
+    Text = Text.drop_while(
+        [](char C) { return !isAsciiIdentifierStart(C) && !isDigit(C); });
+    llvm::StringRef Word =
+        Text.take_while([](char C) { return isAsciiIdentifierContinue(C); });
+    if (!Word.empty() && !isDigit(Word.front()))
+      Out.insert(Word);
+    Text = Text.drop_front(Word.size());
+  }
+}
 
 /// Include depth beyond which the walk gives up (Clang's own limit is 200).
 constexpr unsigned MaxDepth = 32;
@@ -196,16 +228,24 @@ bool LeadingWalk::file(llvm::StringRef Code, llvm::StringRef Dir,
 
 bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
                             llvm::StringRef Dir, unsigned Depth) {
-  if (Name.starts_with("if") || Name.starts_with("el") || Name == "endif")
+  if (Name.starts_with("if") || Name.starts_with("el") || Name == "endif") {
+    addIdentifiers(Rest, Tested);
     return conditional(Name, Rest);
-  if (Name == "define" || Name == "undef")
-    Changed.emplace_back(leadingIdentifier(Rest).str(), Found.size());
+  }
+  bool Defines = Name == "define", Changes = Defines || Name == "undef";
+  llvm::StringRef Id = leadingIdentifier(Rest);
   if (!active()) {
-    // What a block the walk skips defines is no longer known.
-    if (Name == "define" || Name == "undef")
+    // What a block the walk cannot read defines is no longer known; one it
+    // knows is not taken defines nothing.
+    if (Changes && unread()) {
+      Changed.push_back({Id.str(), Found.size(), "", false});
       Macros.forget(Rest);
+    }
     return true;
   }
+  if (Changes)
+    Changed.push_back({Id.str(), Found.size(), Defines ? Rest.str() : "",
+                       Defines && !Tested.contains(Id)});
   if (Name == "define")
     Macros.define(Rest);
   else if (Name == "undef")
@@ -282,11 +322,20 @@ LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,
                                       llvm::vfs::FileSystem &FS) {
   LeadingWalk Walk(Search, PP, FS);
   Walk.file(Code, llvm::sys::path::parent_path(MainPath), 0);
+  size_t Headers = Walk.Found.size();
+  llvm::StringMap<unsigned> Times;
+  for (const LeadingWalk::Change &C : Walk.Changed)
+    Times[C.Name] += C.Before < Headers;
   LeadingIncludes Out;
-  for (const auto &[Name, Before] : Walk.Changed)
-    if (Before < Walk.Found.size())
-      Out.MacrosBefore.push_back(Name);
-  Out.Headers = std::move(Walk.Found);
+  for (const LeadingWalk::Change &C : Walk.Changed) {
+    if (C.Before >= Headers)
+      continue;
+    if (C.Replayable && Times[C.Name] == 1)
+      Out.Hoisted.Defines.push_back({C.Name, C.Rest, C.Before});
+    else
+      Out.MacrosBefore.push_back(C.Name);
+  }
+  Out.Hoisted.Headers = std::move(Walk.Found);
   return Out;
 }
 

@@ -14,6 +14,7 @@
 #ifndef DISTWAR_PARSE_LEADINGINCLUDES_H
 #define DISTWAR_PARSE_LEADINGINCLUDES_H
 
+#include "Parse/HoistedHeaders.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -61,15 +62,19 @@ std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
 /// The headers found in a system directory that the file \p MainPath, of
 /// text \p Code, includes before its first declaration, directly or
 /// through the user's headers it includes there, in the order the
-/// preprocessor meets them. Conditions are read with KnownMacros.h, from
-/// \p PP's macros on; a block whose condition is not known is skipped. The
-/// walk ends at the first token that is not a directive, at a computed
-/// include or #include_next, and at a header it cannot find.
+/// preprocessor meets them, and the `#define`s made between them. Conditions
+/// are read with KnownMacros.h, from \p PP's macros on; a block whose
+/// condition is not known is skipped. The walk ends at the first token that
+/// is not a directive, at a computed include or #include_next, and at a
+/// header it cannot find.
 struct LeadingIncludes {
-  std::vector<std::string> Headers;
-  /// The macros the walk saw defined or undefined before the last of them,
-  /// in the blocks it skipped too: should the headers spell one, they
-  /// cannot be moved first.
+  /// The headers, and the `#define`s before the last of them that can be
+  /// made where they are made: those of a macro defined once there, in a
+  /// block the walk read, not an include guard, not tested before.
+  Hoisting Hoisted;
+  /// The other macros the walk saw defined or undefined before the last
+  /// header, in the blocks whose condition it could not read too: should the
+  /// headers spell one, they cannot be moved first.
   std::vector<std::string> MacrosBefore;
 };
 LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,

@@ -88,7 +88,7 @@ public:
               const ParseFailure &Failure, const ErrorLog &Log,
               const NvccSpellingFileSystem &FS,
               const PrecompiledHeader *Pch = nullptr,
-              llvm::ArrayRef<std::string> Hoisted = {})
+              const Hoisting *Hoisted = nullptr)
       : Body(Body), Failure(Failure), Log(Log), FS(FS), Pch(Pch),
         Hoisted(Hoisted) {}
 
@@ -108,7 +108,9 @@ public:
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
     if (Pch && Pch->Names) {
-      auto Check = std::make_unique<HoistCheck>(CI.getSourceManager(), Hoisted,
+      assert(Hoisted && "an entry that hoists has what it hoists");
+      auto Check = std::make_unique<HoistCheck>(CI.getSourceManager(),
+                                                CI.getPreprocessor(), *Hoisted,
                                                 Pch->Names, Pch->Macros);
       Hoist = Check.get();
       CI.getPreprocessor().addPPCallbacks(std::move(Check));
@@ -167,7 +169,7 @@ private:
   const NvccSpellingFileSystem &FS;
   const PrecompiledHeader *Pch;
   const CachedPreamble *Preamble = nullptr;
-  llvm::ArrayRef<std::string> Hoisted;
+  const Hoisting *Hoisted;
   HoistCheck *Hoist = nullptr; ///< owned by the preprocessor
   std::optional<syntax::TokenCollector> Collector;
   std::shared_ptr<EveryFileCollector> Deps;
@@ -197,7 +199,7 @@ struct CleanParse {
 static CleanParse parseClean(ParseFileSystem &FS,
                              std::shared_ptr<CompilerInvocation> Inv,
                              const PrecompiledHeader *Pch,
-                             llvm::ArrayRef<std::string> Hoisted,
+                             const Hoisting *Hoisted,
                              const CachedPreamble *Preamble,
                              llvm::function_ref<void(ParsedFile &)> Body) {
   ParseFailure Failure;
@@ -217,14 +219,13 @@ static CleanParse parseClean(ParseFileSystem &FS,
 }
 
 /// One parse through the cache's precompiled header holding \p Hoisted,
-/// which the file's code follows defining \p MacrosBefore: Retry when none
+/// before which the file's code defines \p MacrosBefore too: Retry when none
 /// can be used or the hoisting is not sound (HoistCheck);
 /// Failed when the parse reported errors (the plain parse then says which,
 /// or succeeds where the entry was broken, which is removed).
 static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
                           llvm::ArrayRef<std::string> CC1Args,
-                          llvm::StringRef CacheDir,
-                          llvm::ArrayRef<std::string> Hoisted,
+                          llvm::StringRef CacheDir, const Hoisting &Hoisted,
                           llvm::ArrayRef<std::string> MacrosBefore,
                           llvm::function_ref<void(ParsedFile &)> Body) {
   auto Copy = std::make_shared<CompilerInvocation>(Inv);
@@ -236,7 +237,7 @@ static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
         return Pch->Names && Pch->Names->contains(M);
       }))
     return Cached::Retry;
-  CleanParse R = parseClean(FS, Copy, &*Pch, Hoisted, nullptr, Body);
+  CleanParse R = parseClean(FS, Copy, &*Pch, &Hoisted, nullptr, Body);
   if (R.Done)
     return Cached::Done;
   if (R.FromEntry)
@@ -258,7 +259,7 @@ static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
       CacheDir, *Copy, CC1Args, FS.Spelling, FilePath, (*Main)->getBuffer());
   if (!Preamble)
     return Cached::Retry;
-  CleanParse R = parseClean(FS, Copy, nullptr, {}, &*Preamble, Body);
+  CleanParse R = parseClean(FS, Copy, nullptr, nullptr, &*Preamble, Body);
   if (R.Done)
     return Cached::Done;
   if (R.FromEntry)
@@ -267,17 +268,18 @@ static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
 }
 
 namespace {
-/// Headers a precompiled header may hold for a file, and the macros the
-/// file's own code defines before it includes them.
+/// What a precompiled header may hold for a file, and the other macros the
+/// file's own code defines before the headers.
 struct HoistingChoice {
-  std::vector<std::string> Headers;
+  Hoisting Hoisted;
   std::vector<std::string> MacrosBefore;
 };
 } // namespace
 
 /// The choices to try in turn: the system headers the file starts with
-/// through its own headers (LeadingIncludes.h) and its CUDA SDK headers,
-/// its CUDA SDK headers, none. Their main files are added to \p FS.
+/// through its own headers (LeadingIncludes.h), with the #defines between
+/// them, and its CUDA SDK headers; its CUDA SDK headers; none. Their main
+/// files are added to \p FS.
 static std::vector<HoistingChoice>
 hoistingChoices(llvm::StringRef FilePath, llvm::StringRef Code,
                 const CompilerInvocation &Inv, ParseFileSystem &FS) {
@@ -285,18 +287,19 @@ hoistingChoices(llvm::StringRef FilePath, llvm::StringRef Code,
   std::vector<std::string> Sdk = hoistableIncludes(Code, Search, *FS.Spelling);
   LeadingIncludes Leading = leadingSystemIncludes(
       FilePath, Code, Search, Inv.getPreprocessorOpts(), *FS.Spelling);
+  Hoisting &First = Leading.Hoisted;
   for (const std::string &H : Sdk)
-    if (!llvm::is_contained(Leading.Headers, H))
-      Leading.Headers.push_back(H);
+    if (!llvm::is_contained(First.Headers, H))
+      First.Headers.push_back(H);
   std::vector<HoistingChoice> Out;
-  if (Leading.Headers != Sdk)
-    Out.push_back({std::move(Leading.Headers), std::move(Leading.MacrosBefore)});
+  if (First.Headers != Sdk || !First.Defines.empty())
+    Out.push_back({std::move(First), std::move(Leading.MacrosBefore)});
   if (!Sdk.empty())
-    Out.push_back({std::move(Sdk), {}});
+    Out.push_back({Hoisting{std::move(Sdk), {}}, {}});
   Out.emplace_back();
   for (const HoistingChoice &C : Out)
-    if (!C.Headers.empty()) {
-      std::string Text = hoistedIncludeText(C.Headers);
+    if (!C.Hoisted.empty()) {
+      std::string Text = hoistedIncludeText(C.Hoisted);
       FS.Memory->addFile(frontEndHoistedMain(Text), 0,
                          llvm::MemoryBuffer::getMemBufferCopy(Text));
     }
@@ -328,7 +331,7 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
       for (const HoistingChoice &Choice :
            hoistingChoices(FilePath, Code, *Inv, FS)) {
         Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir,
-                             Choice.Headers, Choice.MacrosBefore, Body);
+                             Choice.Hoisted, Choice.MacrosBefore, Body);
         if (Result != Cached::Retry)
           break;
       }

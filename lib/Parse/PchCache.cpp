@@ -51,7 +51,7 @@ static size_t frontEndIncludes(const std::vector<std::string> &Includes) {
 static std::string cacheKey(llvm::ArrayRef<std::string> CC1Args,
                             const CompilerInvocation &Inv,
                             llvm::vfs::FileSystem &FS,
-                            llvm::ArrayRef<std::string> Hoisted) {
+                            const Hoisting &Hoisted) {
   llvm::SHA1 Hash;
   auto Add = [&](llvm::StringRef S) {
     Hash.update(S);
@@ -145,7 +145,7 @@ private:
 /// \p Hoisted into \p Path, its manifest and what the hoisted headers spell;
 /// false when Clang reports an error.
 static bool build(const CompilerInvocation &Inv, size_t Count,
-                  llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Path,
+                  const Hoisting &Hoisted, llvm::StringRef Path,
                   std::string &Manifest, std::string &Names,
                   std::string &Macros,
                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
@@ -172,7 +172,7 @@ static bool build(const CompilerInvocation &Inv, size_t Count,
 
 /// Builds the entry \p Pch (with its sidecars); false on failure.
 static bool addEntry(const CompilerInvocation &Inv, size_t Count,
-                     llvm::ArrayRef<std::string> Hoisted, llvm::StringRef Pch,
+                     const Hoisting &Hoisted, llvm::StringRef Pch,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   return addCacheEntry(Pch, [&](llvm::StringRef Temp, CacheSidecars &Out) {
     std::string Manifest, Names, Macros;
@@ -205,7 +205,7 @@ std::optional<PrecompiledHeader>
 usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
                      llvm::ArrayRef<std::string> CC1Args,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                     llvm::ArrayRef<std::string> Hoisted) {
+                     const Hoisting &Hoisted) {
   PreprocessorOptions &PP = Inv.getPreprocessorOpts();
   size_t Count = frontEndIncludes(PP.Includes);
   if (Count == 0 || !PP.ImplicitPCHInclude.empty() ||

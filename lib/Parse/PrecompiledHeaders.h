@@ -9,6 +9,7 @@
 #ifndef DISTWAR_PARSE_PRECOMPILEDHEADERS_H
 #define DISTWAR_PARSE_PRECOMPILEDHEADERS_H
 
+#include "Parse/HoistedHeaders.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringSet.h"
@@ -32,8 +33,8 @@ struct PrecompiledHeader {
 };
 
 /// Points \p Inv at the precompiled header of its leading includes and of
-/// \p Hoisted (CUDA headers the main file includes; their text,
-/// hoistedIncludeText, must be \p FS's frontEndHoistedMain()), from
+/// \p Hoisted (headers the file includes, and #defines between them; their
+/// text, hoistedIncludeText, must be \p FS's frontEndHoistedMain()), from
 /// \p CacheDir, building it first when the cache has none that is valid.
 /// Returns it, or nullopt (and \p Inv is unchanged) when none can be used:
 /// no such includes, an unsafe or unwritable directory, a failed build.
@@ -43,7 +44,7 @@ std::optional<PrecompiledHeader>
 usePrecompiledHeader(llvm::StringRef CacheDir, clang::CompilerInvocation &Inv,
                      llvm::ArrayRef<std::string> CC1Args,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                     llvm::ArrayRef<std::string> Hoisted);
+                     const Hoisting &Hoisted);
 
 /// Removes a cache entry that failed to load.
 void discardPrecompiledHeader(llvm::StringRef Path);

@@ -1,7 +1,8 @@
 //===- LeadingIncludesTest.cpp - the system headers a file starts with ----===//
 
-#include "Parse/KnownMacros.h"
 #include "Parse/LeadingIncludes.h"
+#include "Parse/HoistedHeaders.h"
+#include "Parse/KnownMacros.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -30,7 +31,8 @@ struct FakeProject {
     FS->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text));
   }
   Names of(llvm::StringRef Code) {
-    return leadingSystemIncludes("/p/k.cu", Code, Search, PP, *FS).Headers;
+    return leadingSystemIncludes("/p/k.cu", Code, Search, PP, *FS)
+        .Hoisted.Headers;
   }
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS =
       llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -53,14 +55,32 @@ TEST(LeadingIncludes, ThroughTheProjectsOwnHeaders) {
 
 TEST(LeadingIncludes, TheMacrosDefinedBeforeTheLastOfThem) {
   FakeProject P;
+  P.add("/p/config.h", "#ifndef CONFIG_H\n#define CONFIG_H\n"
+                       "#define LEVEL 2 // a comment\n#endif\n");
   LeadingIncludes L = leadingSystemIncludes(
       "/p/k.cu",
-      "#define CONFIGURE 1\n#include <torch.h>\n#undef OTHER\n"
+      "#include \"config.h\"\n#include <torch.h>\n#undef OTHER\n"
       "#if __UNKNOWN__\n#define MAYBE 1\n#endif\n"
+      "#ifdef NOT_DEFINED\n#define CONFIGURE 0\n#else\n"
+      "#define CONFIGURE(x) \\\n  x\n#endif\n"
+      "#ifndef DEFAULTED\n#define DEFAULTED 3\n#endif\n"
+      "#define TWICE 1\n#define TWICE 1\n"
       "#include <cub.cuh>\n#define AFTER 2\n",
       P.Search, P.PP, *P.FS);
-  EXPECT_EQ(L.Headers, (Names{"torch.h", "cub.cuh"}));
-  EXPECT_EQ(L.MacrosBefore, (Names{"CONFIGURE", "OTHER", "MAYBE"}));
+  EXPECT_EQ(L.Hoisted.Headers, (Names{"torch.h", "cub.cuh"}));
+  // Made where they are made: defined once, in a block read (the one not
+  // taken defines nothing), not tested before (as a guard or a default
+  // is).
+  ASSERT_EQ(L.Hoisted.Defines.size(), 2u);
+  EXPECT_EQ(L.Hoisted.Defines[0].Name, "LEVEL");
+  EXPECT_EQ(L.Hoisted.Defines[0].HeadersBefore, 0u);
+  EXPECT_EQ(L.Hoisted.Defines[1].Name, "CONFIGURE");
+  EXPECT_EQ(L.Hoisted.Defines[1].HeadersBefore, 1u);
+  EXPECT_EQ(hoistedIncludeText(L.Hoisted),
+            "#define LEVEL 2 // a comment\n#include <torch.h>\n"
+            "#define CONFIGURE(x) \\\n  x\n#include <cub.cuh>\n");
+  EXPECT_EQ(L.MacrosBefore, (Names{"CONFIG_H", "OTHER", "MAYBE", "DEFAULTED",
+                                   "TWICE", "TWICE"}));
 }
 
 TEST(LeadingIncludes, EndsAtTheFirstDeclaration) {
