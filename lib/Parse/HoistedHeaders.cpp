@@ -142,6 +142,7 @@ void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
   // it includes first (LeadingIncludes.h).
   if (SM.isInSystemHeader(Hash) || !Pending.erase(FileName))
     return;
+  IncludedAt.push_back(Hash);
   // The replayed #defines before it, and none after it, have been made.
   size_t Index =
       llvm::find(Hoisted.Headers, FileName) - Hoisted.Headers.begin();
@@ -264,15 +265,49 @@ void HoistCheck::PragmaDirective(SourceLocation Loc, PragmaIntroducerKind) {
   Unsound = true;
 }
 
+/// Whether a header's code that did not see the operator \p F might pick
+/// another without an error: an operand that converts (an enum, a class with
+/// a conversion function) meets a built-in operator, and a template's may be
+/// anything.
+static bool mayBeReplaced(const FunctionDecl &F) {
+  return F.isTemplated() ||
+         llvm::any_of(F.parameters(), [](const ParmVarDecl *P) {
+           QualType T = P->getType().getNonReferenceType();
+           const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+           return T->isEnumeralType() ||
+                  (RD && RD->hasDefinition() &&
+                   !RD->getVisibleConversionFunctions().empty());
+         });
+}
+
+/// Whether a header that \p Spelled is spelled by could see \p D, a
+/// declaration that has a name.
+static bool seen(const NamedDecl &D, const llvm::StringSet<> &Spelled) {
+  DeclarationName Name = D.getDeclName();
+  const IdentifierInfo *Id = Name.getAsIdentifierInfo();
+  switch (Name.getNameKind()) {
+  case DeclarationName::CXXOperatorName:
+    return D.getAsFunction() && mayBeReplaced(*D.getAsFunction());
+  case DeclarationName::CXXLiteralOperatorName:
+    Id = Name.getCXXLiteralIdentifier();
+    break;
+  case DeclarationName::CXXDeductionGuideName:
+    Id = Name.getCXXDeductionGuideTemplate()->getIdentifier();
+    break;
+  default:
+    break;
+  }
+  return Id && Spelled.contains(Id->getName());
+}
+
 /// Whether \p D, or what it holds (a namespace, a linkage block), declares a
-/// name that \p Spelled holds, or is a using-directive.
+/// name that \p Spelled holds or an operator the headers' code could pick,
+/// or is a using-directive.
 static bool reaches(const Decl *D, const llvm::StringSet<> &Spelled) {
   if (isa<UsingDirectiveDecl>(D))
     return true;
-  if (const auto *ND = dyn_cast<NamedDecl>(D))
-    if (const IdentifierInfo *Id = ND->getIdentifier();
-        Id && Spelled.contains(Id->getName()))
-      return true;
+  if (const auto *ND = dyn_cast<NamedDecl>(D); ND && seen(*ND, Spelled))
+    return true;
   if (const auto *DC = dyn_cast<DeclContext>(D);
       DC && isa<NamespaceDecl, LinkageSpecDecl>(D))
     return llvm::any_of(DC->decls(),
@@ -280,11 +315,22 @@ static bool reaches(const Decl *D, const llvm::StringSet<> &Spelled) {
   return false;
 }
 
+bool HoistCheck::encloses(const Decl &D, SourceLocation Loc) const {
+  CharSourceRange Range = SM.getExpansionRange(D.getSourceRange());
+  return Range.isValid() &&
+         SM.isBeforeInTranslationUnit(Range.getBegin(), Loc) &&
+         SM.isBeforeInTranslationUnit(Loc, Range.getEnd());
+}
+
 bool HoistCheck::sound(llvm::ArrayRef<Decl *> Parsed) const {
   if (Unsound || !Pending.empty() || Matched != Hoisted.Defines.size())
     return false;
   return llvm::none_of(Parsed, [&](const Decl *D) {
-    return beforeLast(D->getLocation()) && reaches(D, *Names);
+    // An #include inside a declaration (a namespace, an extern "C" block)
+    // reads the header there, not at file scope.
+    return (beforeLast(D->getLocation()) && reaches(D, *Names)) ||
+           llvm::any_of(IncludedAt,
+                        [&](SourceLocation At) { return encloses(*D, At); });
   });
 }
 

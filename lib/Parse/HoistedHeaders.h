@@ -9,9 +9,10 @@
 // them, where it makes them. That changes nothing when nothing else the
 // file says before the #include can reach them: HoistCheck verifies it
 // during the parse (no other macro defined there that the headers spell, no
-// name declared there that they spell, no pragma, no using-directive, the
-// replayed `#define`s made identically and in the same place, and each
-// header include-guarded), and the parse is done again without them when it
+// name declared there that they spell nor an operator they could pick, no
+// pragma, no using-directive, the replayed `#define`s made identically and
+// in the same place, each header included first at file scope and
+// include-guarded), and the parse is done again without them when it
 // cannot.
 //
 //===----------------------------------------------------------------------===//
@@ -128,6 +129,7 @@ public:
 
 private:
   bool beforeLast(clang::SourceLocation Loc) const;
+  bool encloses(const clang::Decl &D, clang::SourceLocation Loc) const;
   void saw(llvm::StringRef Name);
   void used(const clang::Token &Name, const clang::MacroDefinition &MD);
   bool replays(llvm::StringRef Name, const clang::MacroDirective &MD) const;
@@ -144,6 +146,7 @@ private:
   /// header: their macros are defined where it uses them.
   std::set<llvm::sys::fs::UniqueID> Reached;
   clang::SourceLocation Last; ///< the last hoisted #include, once seen
+  std::vector<clang::SourceLocation> IncludedAt; ///< each hoisted #include
   bool ExpectSkip = false, Unsound = false;
 };
 
