@@ -103,12 +103,14 @@ std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers) {
   return Out;
 }
 
-HoistCheck::HoistCheck(const SourceManager &SM, Preprocessor &PP,
-                       const Hoisting &Hoisted,
-                       std::shared_ptr<const llvm::StringSet<>> Names,
-                       std::shared_ptr<const llvm::StringSet<>> Macros)
+HoistCheck::HoistCheck(
+    const SourceManager &SM, Preprocessor &PP, const Hoisting &Hoisted,
+    std::shared_ptr<const llvm::StringSet<>> Names,
+    std::shared_ptr<const llvm::StringSet<>> Macros,
+    std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames)
     : SM(SM), PP(PP), Hoisted(Hoisted), Names(std::move(Names)),
-      Macros(std::move(Macros)) {
+      Macros(std::move(Macros)), HeaderNames(std::move(HeaderNames)),
+      IncludedAt(Hoisted.Headers.size()) {
   assert(this->Names && this->Macros && "a hoisting entry has both");
   for (const std::string &H : Hoisted.Headers)
     Pending.insert(H);
@@ -140,14 +142,18 @@ void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
                                     SrcMgr::CharacteristicKind) {
   // Where the user's files include it: the main file, or a header of theirs
   // it includes first (LeadingIncludes.h).
-  if (SM.isInSystemHeader(Hash) || !Pending.erase(FileName))
+  if (SM.isInSystemHeader(Hash) || !Pending.count(FileName))
     return;
-  IncludedAt.push_back(Hash);
   // The replayed #defines before it, and none after it, have been made.
+  // Met in the order the precompiled header reads them, each header reads
+  // first what HeaderNames says it does.
   size_t Index =
       llvm::find(Hoisted.Headers, FileName) - Hoisted.Headers.begin();
+  InOrder &= Index == Hoisted.Headers.size() - Pending.size();
   if (Matched != definesBefore(Index))
     Unsound = true;
+  Pending.erase(FileName);
+  IncludedAt[Index] = Hash;
   // Precompiled, it must be skipped here (its include guard).
   ExpectSkip = true;
   if (Pending.empty())
@@ -231,11 +237,16 @@ void HoistCheck::MacroDefined(const Token &Name, const MacroDirective *MD) {
     Unsound = true;
 }
 
-void HoistCheck::MacroUndefined(const Token &Name, const MacroDefinition &,
+void HoistCheck::MacroUndefined(const Token &Name,
+                                const MacroDefinition &Definition,
                                 const MacroDirective *) {
   if (Last.isValid() || !beforeLast(Name.getLocation()))
     return;
   llvm::StringRef Id = Name.getIdentifierInfo()->getName();
+  // Undefined where nothing defines it, as the headers never do: the same
+  // in either order.
+  if (!Definition && !Macros->contains(Id) && !Replayed.contains(Id))
+    return;
   if (Replayed.contains(Id))
     Unsound = true; // the precompiled header defines it from here on
   else
@@ -322,13 +333,28 @@ bool HoistCheck::encloses(const Decl &D, SourceLocation Loc) const {
          SM.isBeforeInTranslationUnit(Loc, Range.getEnd());
 }
 
+/// Whether a header included after \p D (before the last) spells a name
+/// it declares: only what is read after a declaration can see it.
+bool HoistCheck::seenByHeaderAfter(const Decl &D) const {
+  if (!beforeLast(D.getLocation()))
+    return false;
+  if (!InOrder || !HeaderNames || HeaderNames->size() != IncludedAt.size())
+    return reaches(&D, *Names);
+  SourceLocation Loc = SM.getExpansionLoc(D.getLocation());
+  for (size_t I = 0; I < IncludedAt.size(); ++I)
+    if (SM.isBeforeInTranslationUnit(Loc, IncludedAt[I]) &&
+        reaches(&D, (*HeaderNames)[I]))
+      return true;
+  return false;
+}
+
 bool HoistCheck::sound(llvm::ArrayRef<Decl *> Parsed) const {
   if (Unsound || !Pending.empty() || Matched != Hoisted.Defines.size())
     return false;
   return llvm::none_of(Parsed, [&](const Decl *D) {
     // An #include inside a declaration (a namespace, an extern "C" block)
     // reads the header there, not at file scope.
-    return (beforeLast(D->getLocation()) && reaches(D, *Names)) ||
+    return seenByHeaderAfter(*D) ||
            llvm::any_of(IncludedAt,
                         [&](SourceLocation At) { return encloses(*D, At); });
   });

@@ -71,15 +71,17 @@ std::string hoistedIncludeText(const Hoisting &H);
 std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers);
 
 /// Watches a parse through a precompiled header that holds \p Hoisted,
-/// whose files spell \p Names and define \p Macros: sound() says whether
-/// the result is the one of a parse that reads them where the user's files
-/// include them.
+/// whose files spell \p Names (those first read for each header:
+/// \p HeaderNames) and define \p Macros: sound() says whether the result
+/// is the one of a parse that reads them where the user's files include
+/// them.
 class HoistCheck : public clang::PPCallbacks {
 public:
   HoistCheck(const clang::SourceManager &SM, clang::Preprocessor &PP,
              const Hoisting &Hoisted,
              std::shared_ptr<const llvm::StringSet<>> Names,
-             std::shared_ptr<const llvm::StringSet<>> Macros);
+             std::shared_ptr<const llvm::StringSet<>> Macros,
+             std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames);
 
   void InclusionDirective(clang::SourceLocation Hash, const clang::Token &,
                           llvm::StringRef FileName, bool IsAngled,
@@ -130,6 +132,7 @@ public:
 private:
   bool beforeLast(clang::SourceLocation Loc) const;
   bool encloses(const clang::Decl &D, clang::SourceLocation Loc) const;
+  bool seenByHeaderAfter(const clang::Decl &D) const;
   void saw(llvm::StringRef Name);
   void used(const clang::Token &Name, const clang::MacroDefinition &MD);
   bool replays(llvm::StringRef Name, const clang::MacroDirective &MD) const;
@@ -142,12 +145,15 @@ private:
   llvm::StringSet<> Pending, Replayed;
   size_t Matched = 0; ///< of Hoisted.Defines, those the user's code made
   std::shared_ptr<const llvm::StringSet<>> Names, Macros;
+  std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames;
   /// The precompiled files the user's code included before the last hoisted
   /// header: their macros are defined where it uses them.
   std::set<llvm::sys::fs::UniqueID> Reached;
   clang::SourceLocation Last; ///< the last hoisted #include, once seen
-  std::vector<clang::SourceLocation> IncludedAt; ///< each hoisted #include
+  /// Where the user's code includes each hoisted header, once it has.
+  std::vector<clang::SourceLocation> IncludedAt;
   bool ExpectSkip = false, Unsound = false;
+  bool InOrder = true; ///< the headers met in the hoisted text's order
 };
 
 } // namespace distwar

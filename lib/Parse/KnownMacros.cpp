@@ -22,9 +22,13 @@ static bool isReserved(llvm::StringRef Name) {
 }
 
 KnownMacros::KnownMacros(const PreprocessorOptions &PP) {
+  // Values not needed to tell the platform; the CUDA runtime's version,
+  // which the CUDA headers define before the file's first line, is known to
+  // be defined but not which.
   for (llvm::StringRef Name : {"__CUDACC__", "__CUDA__", "__clang__",
-                               "__linux__", "__CUDA_ARCH__"})
-    Defined[Name] = std::nullopt; // values not needed to tell the platform
+                               "__linux__", "__CUDA_ARCH__", "CUDART_VERSION"})
+    Defined[Name] = std::nullopt;
+  Unknown.insert("CUDA_VERSION");
   for (llvm::StringRef Name :
        {"_WIN32", "_WIN64", "_MSC_VER", "__APPLE__", "__NVCC__", "__HIPCC__",
         "__HIP__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"})
@@ -75,7 +79,7 @@ std::optional<bool> KnownMacros::isDefined(llvm::StringRef Name) const {
     return std::nullopt;
   if (Defined.contains(Name))
     return true;
-  if (Undefined.contains(Name) || !isReserved(Name))
+  if (Undefined.contains(Name) || (!isReserved(Name) && !AfterLibraries))
     return false;
   return std::nullopt;
 }

@@ -1,14 +1,16 @@
-//===- KnownMacros.h - #if conditions read without a preprocessor -*- C++ -*-===//
+//===- KnownMacros.h - #if conditions read without a preprocessor -*- C++
+//-*-===//
 //
 // LeadingIncludes.h walks a file's leading directives without running the
 // preprocessor, so it reads each conditional's condition from what it has
 // met: the command line's -D and -U, the #define and #undef lines it
 // took, and the few predefined macros a condition tests for the platform
 // (this parse is Clang's, for the device, on Linux). A name it has not met
-// is undefined when the program may not define it (not reserved to the
-// implementation); another reserved one is unknown, and so is any
-// condition that depends on it. The walk is a guess the parse checks
-// (HoistedHeaders.h): a wrong answer costs time, not correctness.
+// is undefined when the program may define it (not reserved to the
+// implementation) and no library header that might has been read; another
+// is unknown, and so is any condition that depends on it. The walk is a guess
+// the parse checks (HoistedHeaders.h): a wrong answer costs time, not
+// correctness.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +43,8 @@ public:
   void undefine(llvm::StringRef Rest);
   /// A `#define` or `#undef` of \p Rest's name that may or may not apply.
   void forget(llvm::StringRef Rest);
+  /// A library's header has been read: a name not met may be one it defines.
+  void libraryRead() { AfterLibraries = true; }
 
   /// Whether the condition of the directive \p Name (`if`, `elif`, `ifdef`,
   /// `ifndef`, `elifdef`, `elifndef`), whose text after its name is \p Rest,
@@ -57,6 +61,7 @@ private:
   /// Replacement texts; nullopt for a function-like macro.
   llvm::StringMap<std::optional<std::string>> Defined;
   llvm::StringSet<> Undefined, Unknown;
+  bool AfterLibraries = false;
 };
 
 } // namespace distwar

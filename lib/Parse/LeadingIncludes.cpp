@@ -139,6 +139,25 @@ bool isGuarded(llvm::StringRef Path, llvm::vfs::FileSystem &FS) {
   return Guarded;
 }
 
+/// The X of the `#ifndef X` `#define X` that \p Code starts with.
+std::optional<std::string> includeGuard(llvm::StringRef Code) {
+  std::optional<std::string> Guard;
+  unsigned Seen = 0;
+  scanDirectives(
+      Code, [](const Token &) { return false; },
+      [&](llvm::StringRef Name, llvm::StringRef Rest) {
+        llvm::StringRef Id = leadingIdentifier(Rest);
+        if (Seen == 0 && Name == "ifndef")
+          Guard = Id.str();
+        else if (Seen == 1 && Name == "define" && Guard && *Guard == Id)
+          return false;
+        else
+          Guard.reset();
+        return ++Seen < 2;
+      });
+  return Seen == 1 ? Guard : std::nullopt;
+}
+
 /// The walk of leadingSystemIncludes.
 class LeadingWalk {
 public:
@@ -157,8 +176,11 @@ public:
     size_t Before;    ///< the size Found had then
     std::string Rest; ///< a #define's text after `define`
     bool Replayable;  ///< a #define read, of a name not tested before it
+    bool OfUnset = false; ///< an #undef read, of a name not defined there
   };
   std::vector<Change> Changed;
+  /// How many headers came before the first declaration, once met.
+  std::optional<size_t> BeforeCode;
 
 private:
   /// An open conditional block.
@@ -178,6 +200,7 @@ private:
         return L.Unknown;
     return false;
   }
+  void code(const Token &Tok);
   bool directive(llvm::StringRef Name, llvm::StringRef Rest,
                  llvm::StringRef Dir, unsigned Depth);
   bool conditional(llvm::StringRef Name, llvm::StringRef Rest);
@@ -188,9 +211,12 @@ private:
   KnownMacros Macros;
   std::vector<Level> Open;
   llvm::StringSet<> Visited;
-  /// The names conditions spelled (an include guard's among them): made
-  /// first, their #define would change what the condition reads.
+  /// The names conditions and code spelled (an include guard's among
+  /// them): made first, their #define would change what those read.
   llvm::StringSet<> Tested;
+  /// Brackets of any kind open in the code read: an #include there is not
+  /// at file scope.
+  unsigned Nesting = 0;
 };
 
 /// Adds the identifiers of \p Text to \p Out.
@@ -214,9 +240,7 @@ bool LeadingWalk::file(llvm::StringRef Code, llvm::StringRef Dir,
   size_t Outer = Open.size();
   bool Going = true;
   scanDirectives(
-      Code,
-      // A token the preprocessor passes on ends the leading directives.
-      [&](const Token &) { return Going = !active(); },
+      Code, [&](const Token &Tok) { return code(Tok), true; },
       [&](llvm::StringRef Name, llvm::StringRef Rest) {
         return Going = directive(Name, Rest, Dir, Depth);
       });
@@ -224,6 +248,19 @@ bool LeadingWalk::file(llvm::StringRef Code, llvm::StringRef Dir,
   Going &= Open.size() == Outer;
   Open.resize(std::min(Open.size(), Outer));
   return Going;
+}
+
+void LeadingWalk::code(const Token &Tok) {
+  if (!active())
+    return;
+  if (!BeforeCode)
+    BeforeCode = Found.size();
+  if (Tok.is(tok::raw_identifier))
+    Tested.insert(Tok.getRawIdentifier());
+  else if (Tok.isOneOf(tok::l_brace, tok::l_paren, tok::l_square))
+    ++Nesting;
+  else if (Tok.isOneOf(tok::r_brace, tok::r_paren, tok::r_square) && Nesting)
+    --Nesting;
 }
 
 bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
@@ -235,17 +272,23 @@ bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
   bool Defines = Name == "define", Changes = Defines || Name == "undef";
   llvm::StringRef Id = leadingIdentifier(Rest);
   if (!active()) {
+    // What a block the walk cannot read includes may come first: the order
+    // of what follows is not known.
+    if (unread() && Name.starts_with("include"))
+      return false;
     // What a block the walk cannot read defines is no longer known; one it
     // knows is not taken defines nothing.
     if (Changes && unread()) {
-      Changed.push_back({Id.str(), Found.size(), "", false});
+      Changed.push_back({Id.str(), Found.size(), "", false,
+                         !Defines && Macros.isDefined(Id) != true});
       Macros.forget(Rest);
     }
     return true;
   }
   if (Changes)
     Changed.push_back({Id.str(), Found.size(), Defines ? Rest.str() : "",
-                       Defines && !Tested.contains(Id)});
+                       Defines && !Tested.contains(Id),
+                       !Defines && Macros.isDefined(Id) != true});
   if (Name == "define")
     Macros.define(Rest);
   else if (Name == "undef")
@@ -287,8 +330,10 @@ bool LeadingWalk::conditional(llvm::StringRef Name, llvm::StringRef Rest) {
 bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
                           unsigned Depth) {
   std::optional<IncludedName> Included = includedName(Rest);
-  if (!Included)
-    return false; // a computed name
+  // A computed name, or text included into a declaration (a namespace, an
+  // initializer): the walk ends.
+  if (!Included || Nesting)
+    return false;
   llvm::StringRef Name = Included->Name;
   std::optional<FoundHeader> Header =
       findHeader(Name, Included->Angled, Dir, Search, FS);
@@ -296,8 +341,10 @@ bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
     return false;
   if (Header->InSystemDirectory) {
     // One read again at each #include (<cassert>) stays where it is.
-    if (!llvm::is_contained(Found, Name) && isGuarded(Header->Path, FS))
+    if (!llvm::is_contained(Found, Name) && isGuarded(Header->Path, FS)) {
       Found.push_back(Name.str());
+      Macros.libraryRead();
+    }
     return true;
   }
   if (Depth >= MaxDepth)
@@ -309,33 +356,51 @@ bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
   auto Buffer = FS.getBufferForFile(Header->Path);
   if (!Buffer)
     return false;
+  // Its include guard is not a library's macro.
+  if (std::optional<std::string> Guard = includeGuard((*Buffer)->getBuffer());
+      Guard && !Macros.isDefined(*Guard))
+    Macros.undefine(*Guard);
   return file((*Buffer)->getBuffer(), llvm::sys::path::parent_path(Header->Path),
               Depth + 1);
 }
 
 } // namespace
 
-LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,
-                                      llvm::StringRef Code,
-                                      const HeaderSearchOptions &Search,
-                                      const PreprocessorOptions &PP,
-                                      llvm::vfs::FileSystem &FS) {
-  LeadingWalk Walk(Search, PP, FS);
-  Walk.file(Code, llvm::sys::path::parent_path(MainPath), 0);
-  size_t Headers = Walk.Found.size();
-  llvm::StringMap<unsigned> Times;
-  for (const LeadingWalk::Change &C : Walk.Changed)
+/// What a precompiled header may hold for the first \p Headers of \p Walk's
+/// headers: the #defines before the last of them that it can make where
+/// they are made, and the names of the other macros changed there.
+static LeadingIncludes hoistingOf(const LeadingWalk &Walk, size_t Headers) {
+  llvm::StringMap<unsigned> Times, Unsets;
+  for (const LeadingWalk::Change &C : Walk.Changed) {
     Times[C.Name] += C.Before < Headers;
+    Unsets[C.Name] += C.Before < Headers && C.OfUnset;
+  }
   LeadingIncludes Out;
   for (const LeadingWalk::Change &C : Walk.Changed) {
     if (C.Before >= Headers)
       continue;
     if (C.Replayable && Times[C.Name] == 1)
       Out.Hoisted.Defines.push_back({C.Name, C.Rest, C.Before});
+    else if (Unsets[C.Name] == Times[C.Name])
+      Out.UnsetBefore.push_back(C.Name);
     else
       Out.MacrosBefore.push_back(C.Name);
   }
-  Out.Hoisted.Headers = std::move(Walk.Found);
+  Out.Hoisted.Headers.assign(Walk.Found.begin(), Walk.Found.begin() + Headers);
+  return Out;
+}
+
+std::vector<LeadingIncludes>
+leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
+                      const HeaderSearchOptions &Search,
+                      const PreprocessorOptions &PP,
+                      llvm::vfs::FileSystem &FS) {
+  LeadingWalk Walk(Search, PP, FS);
+  Walk.file(Code, llvm::sys::path::parent_path(MainPath), 0);
+  std::vector<LeadingIncludes> Out{hoistingOf(Walk, Walk.Found.size())};
+  if (Walk.BeforeCode && *Walk.BeforeCode &&
+      *Walk.BeforeCode < Walk.Found.size())
+    Out.push_back(hoistingOf(Walk, *Walk.BeforeCode));
   return Out;
 }
 

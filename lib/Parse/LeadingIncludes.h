@@ -1,13 +1,14 @@
-//===- LeadingIncludes.h - the system headers a file starts with -*- C++ -*-===//
+//===- LeadingIncludes.h - the system headers a file starts with -*- C++
+//-*-===//
 //
 // A kernel file that first includes its project's own header (a "Common.h"
 // or "Config.h") reaches torch through it: the file's preamble (Preamble.h)
 // ends at that header, so torch's headers would be parsed on every run.
-// What the preprocessor meets before the first declaration, in the file and
-// in the user's headers it includes there, is directives only; the system
-// headers among them are what a precompiled header can hold for it
+// The system headers the file and the user's headers it includes bring in
+// at file scope are what a precompiled header can hold for it, read first
 // (HoistedHeaders.h checks, during the parse, that holding them there
-// changes nothing).
+// changes nothing: no declaration, macro or pragma before them that they
+// could see).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,29 +60,38 @@ std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
                                       const clang::HeaderSearchOptions &Search,
                                       llvm::vfs::FileSystem &FS);
 
-/// The headers found in a system directory that the file \p MainPath, of
-/// text \p Code, includes before its first declaration, directly or
-/// through the user's headers it includes there, in the order the
-/// preprocessor meets them, and the `#define`s made between them. Conditions
-/// are read with KnownMacros.h, from \p PP's macros on; a block whose
-/// condition is not known is skipped. The walk ends at the first token that
-/// is not a directive, at a computed include or #include_next, and at a
-/// header it cannot find.
+/// What a precompiled header may hold for the file \p MainPath, of text
+/// \p Code: the headers found in a system directory that it includes at
+/// file scope, directly or through the user's headers, in the order the
+/// preprocessor meets them, and the `#define`s made between them.
+/// Conditions are read with KnownMacros.h, from \p PP's macros on; a block
+/// whose condition is not known is skipped. The walk ends at a computed
+/// include, an #include_next, a header it cannot find and an #include inside
+/// brackets (a namespace, an initializer).
 struct LeadingIncludes {
   /// The headers, and the `#define`s before the last of them that can be
   /// made where they are made: those of a macro defined once there, in a
-  /// block the walk read, not an include guard, not tested before.
+  /// block the walk read, its name not spelled before (by a condition, such
+  /// as an include guard's or a default's, or by code).
   Hoisting Hoisted;
   /// The other macros the walk saw defined or undefined before the last
   /// header, in the blocks whose condition it could not read too: should the
   /// headers spell one, they cannot be moved first.
   std::vector<std::string> MacrosBefore;
+  /// The macros it saw only undefined there, where they were not defined
+  /// (glm's `#undef max`): should the headers define one, they cannot be
+  /// moved first.
+  std::vector<std::string> UnsetBefore;
 };
-LeadingIncludes leadingSystemIncludes(llvm::StringRef MainPath,
-                                      llvm::StringRef Code,
-                                      const clang::HeaderSearchOptions &Search,
-                                      const clang::PreprocessorOptions &PP,
-                                      llvm::vfs::FileSystem &FS);
+
+/// The choices, widest first: every header the walk met; those met before
+/// the first declaration, when fewer (a declaration before a header may be
+/// one the header spells, which the parse then refuses).
+std::vector<LeadingIncludes>
+leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
+                      const clang::HeaderSearchOptions &Search,
+                      const clang::PreprocessorOptions &PP,
+                      llvm::vfs::FileSystem &FS);
 
 } // namespace distwar
 

@@ -109,9 +109,9 @@ public:
         std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
     if (Pch && Pch->Names) {
       assert(Hoisted && "an entry that hoists has what it hoists");
-      auto Check = std::make_unique<HoistCheck>(CI.getSourceManager(),
-                                                CI.getPreprocessor(), *Hoisted,
-                                                Pch->Names, Pch->Macros);
+      auto Check = std::make_unique<HoistCheck>(
+          CI.getSourceManager(), CI.getPreprocessor(), *Hoisted, Pch->Names,
+          Pch->Macros, Pch->HeaderNames);
       Hoist = Check.get();
       CI.getPreprocessor().addPPCallbacks(std::move(Check));
     }
@@ -218,31 +218,55 @@ static CleanParse parseClean(ParseFileSystem &FS,
           Action.HoistUnsound};
 }
 
-/// One parse through the cache's precompiled header holding \p Hoisted,
-/// before which the file's code defines \p MacrosBefore too: Retry when none
-/// can be used or the hoisting is not sound (HoistCheck);
+namespace {
+/// What a precompiled header may hold for a file, the other macros the
+/// file's own code defines before the headers, and those it only undefines
+/// there where they are not defined.
+struct HoistingChoice {
+  Hoisting Hoisted;
+  std::vector<std::string> MacrosBefore, UnsetBefore;
+};
+} // namespace
+
+/// One parse through the cache's precompiled header holding \p Choice's
+/// headers: Retry when none
+/// can be used or the hoisting is not sound (HoistCheck: noted, so that the
+/// parse of the same text is not tried again);
 /// Failed when the parse reported errors (the plain parse then says which,
 /// or succeeds where the entry was broken, which is removed).
 static Cached parseCached(ParseFileSystem &FS, const CompilerInvocation &Inv,
                           llvm::ArrayRef<std::string> CC1Args,
-                          llvm::StringRef CacheDir, const Hoisting &Hoisted,
-                          llvm::ArrayRef<std::string> MacrosBefore,
+                          llvm::StringRef CacheDir, llvm::StringRef FilePath,
+                          llvm::StringRef Code, const HoistingChoice &Choice,
                           llvm::function_ref<void(ParsedFile &)> Body) {
+  const Hoisting &Hoisted = Choice.Hoisted;
   auto Copy = std::make_shared<CompilerInvocation>(Inv);
   std::optional<PrecompiledHeader> Pch =
       usePrecompiledHeader(CacheDir, *Copy, CC1Args, FS.Spelling, Hoisted);
-  // A macro the file defines first and the headers spell: HoistCheck would
-  // refuse the parse, so it is not run.
-  if (!Pch || llvm::any_of(MacrosBefore, [&](const std::string &M) {
-        return Pch->Names && Pch->Names->contains(M);
-      }))
+  if (!Pch)
+    return Cached::Retry;
+  // A macro the file defines first and the headers spell, one it undefines
+  // and they define, or a parse of the same text refused before: HoistCheck
+  // would refuse it, so it is not run.
+  auto In = [](const std::shared_ptr<const llvm::StringSet<>> &Set,
+               llvm::ArrayRef<std::string> Macros) {
+    return Set && llvm::any_of(Macros, [&](const std::string &M) {
+             return Set->contains(M);
+           });
+  };
+  if (In(Pch->Names, Choice.MacrosBefore) ||
+      In(Pch->Macros, Choice.UnsetBefore) ||
+      (!Hoisted.empty() && refusedBefore(*Pch, FilePath, Code)))
     return Cached::Retry;
   CleanParse R = parseClean(FS, Copy, &*Pch, &Hoisted, nullptr, Body);
   if (R.Done)
     return Cached::Done;
   if (R.FromEntry)
     discardPrecompiledHeader(Pch->Path);
-  return R.HoistUnsound ? Cached::Retry : Cached::Failed;
+  if (!R.HoistUnsound)
+    return Cached::Failed;
+  noteRefused(*Pch, FilePath, Code);
+  return Cached::Retry;
 }
 
 /// One parse through the file's precompiled preamble (Preamble.h): Retry
@@ -267,35 +291,29 @@ static Cached parsePreamble(ParseFileSystem &FS, const CompilerInvocation &Inv,
   return Cached::Failed;
 }
 
-namespace {
-/// What a precompiled header may hold for a file, and the other macros the
-/// file's own code defines before the headers.
-struct HoistingChoice {
-  Hoisting Hoisted;
-  std::vector<std::string> MacrosBefore;
-};
-} // namespace
-
-/// The choices to try in turn: the system headers the file starts with
-/// through its own headers (LeadingIncludes.h), with the #defines between
-/// them, and its CUDA SDK headers; its CUDA SDK headers; none. Their main
-/// files are added to \p FS.
+/// The choices to try in turn: the system headers the file includes at file
+/// scope through its own headers (LeadingIncludes.h), with the #defines
+/// between them, and its CUDA SDK headers; as many as come before the first
+/// declaration, when fewer; its CUDA SDK headers; none. Their main files
+/// are added to \p FS.
 static std::vector<HoistingChoice>
 hoistingChoices(llvm::StringRef FilePath, llvm::StringRef Code,
                 const CompilerInvocation &Inv, ParseFileSystem &FS) {
   const HeaderSearchOptions &Search = Inv.getHeaderSearchOpts();
   std::vector<std::string> Sdk = hoistableIncludes(Code, Search, *FS.Spelling);
-  LeadingIncludes Leading = leadingSystemIncludes(
-      FilePath, Code, Search, Inv.getPreprocessorOpts(), *FS.Spelling);
-  Hoisting &First = Leading.Hoisted;
-  for (const std::string &H : Sdk)
-    if (!llvm::is_contained(First.Headers, H))
-      First.Headers.push_back(H);
   std::vector<HoistingChoice> Out;
-  if (First.Headers != Sdk || !First.Defines.empty())
-    Out.push_back({std::move(First), std::move(Leading.MacrosBefore)});
+  for (LeadingIncludes &Leading : leadingSystemIncludes(
+           FilePath, Code, Search, Inv.getPreprocessorOpts(), *FS.Spelling)) {
+    Hoisting &H = Leading.Hoisted;
+    for (const std::string &Header : Sdk)
+      if (!llvm::is_contained(H.Headers, Header))
+        H.Headers.push_back(Header);
+    if (H.Headers != Sdk || !H.Defines.empty())
+      Out.push_back({std::move(H), std::move(Leading.MacrosBefore),
+                     std::move(Leading.UnsetBefore)});
+  }
   if (!Sdk.empty())
-    Out.push_back({Hoisting{std::move(Sdk), {}}, {}});
+    Out.push_back({Hoisting{std::move(Sdk), {}}, {}, {}});
   Out.emplace_back();
   for (const HoistingChoice &C : Out)
     if (!C.Hoisted.empty()) {
@@ -330,8 +348,8 @@ llvm::Error parseFile(llvm::StringRef FilePath, llvm::StringRef Code,
     if (Result == Cached::Retry)
       for (const HoistingChoice &Choice :
            hoistingChoices(FilePath, Code, *Inv, FS)) {
-        Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir,
-                             Choice.Hoisted, Choice.MacrosBefore, Body);
+        Result = parseCached(FS, *Inv, CC1Args, Options.CacheDir, FilePath,
+                             Code, Choice, Body);
         if (Result != Cached::Retry)
           break;
       }

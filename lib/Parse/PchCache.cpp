@@ -31,8 +31,10 @@ namespace distwar {
 /// Entries kept; the oldest beyond it are removed when one is added.
 static constexpr size_t MaxEntries = 32;
 /// The files next to each entry: its manifest, what its hoisted headers
-/// spell and the macros they define.
-static constexpr llvm::StringRef Sidecars[] = {"inputs", "names", "macros"};
+/// spell, the macros they define and the files whose parse through it was
+/// found unsound.
+static constexpr llvm::StringRef Sidecars[] = {"inputs", "names", "macros",
+                                               "refused"};
 
 /// How many of \p Includes lead the list and belong to the front end (the
 /// CUDA wrapper, the nvcc declarations): what a precompiled header holds.
@@ -88,8 +90,8 @@ public:
       : Names(Names), Macros(Macros) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<Entered>(CI.getSourceManager(), Hoisted, Macros));
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<Entered>(
+        CI.getSourceManager(), Hoisted, Sections, Macros));
     return GeneratePCHAction::BeginSourceFileAction(CI);
   }
 
@@ -101,28 +103,38 @@ public:
 
   void EndSourceFileAction() override {
     const SourceManager &SM = getCompilerInstance().getSourceManager();
-    std::vector<llvm::StringRef> Buffers;
-    for (FileID F : Hoisted)
-      Buffers.push_back(SM.getBufferData(F));
-    Names = spelledIdentifiers(Buffers);
+    std::vector<std::vector<llvm::StringRef>> Buffers(Sections);
+    for (const auto &[F, Section] : Hoisted)
+      Buffers[Section].push_back(SM.getBufferData(F));
+    for (size_t I = 0; I < Buffers.size(); ++I)
+      Names += (I ? "#\n" : "") + spelledIdentifiers(Buffers[I]);
     GeneratePCHAction::EndSourceFileAction();
   }
 
 private:
-  /// Files entered, and macros defined, once the main file's own text is
-  /// read (after the predefines and the command line's includes).
+  /// Files entered, each with the main file's #include it is first read
+  /// for, and macros defined, once the main file's own text is read (after
+  /// the predefines and the command line's includes).
   class Entered : public PPCallbacks {
   public:
-    Entered(const SourceManager &SM, std::vector<FileID> &Out,
+    Entered(const SourceManager &SM,
+            std::vector<std::pair<FileID, size_t>> &Out, size_t &Sections,
             std::string &Macros)
-        : SM(SM), Out(Out), Macros(Macros) {}
+        : SM(SM), Out(Out), Sections(Sections), Macros(Macros) {}
+    void InclusionDirective(SourceLocation Hash, const Token &, llvm::StringRef,
+                            bool, CharSourceRange, OptionalFileEntryRef,
+                            llvm::StringRef, llvm::StringRef, const Module *,
+                            bool, SrcMgr::CharacteristicKind) override {
+      if (InMainText && SM.getFileID(Hash) == SM.getMainFileID())
+        ++Sections;
+    }
     void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                      SrcMgr::CharacteristicKind, FileID) override {
       FileID Now = SM.getFileID(Loc);
       if (Reason == ExitFile && Now == SM.getMainFileID())
         InMainText = true;
-      else if (Reason == EnterFile && InMainText && Now.isValid())
-        Out.push_back(Now);
+      else if (Reason == EnterFile && InMainText && Now.isValid() && Sections)
+        Out.emplace_back(Now, Sections - 1);
     }
     void MacroDefined(const Token &Name, const MacroDirective *) override {
       if (InMainText)
@@ -131,13 +143,15 @@ private:
 
   private:
     const SourceManager &SM;
-    std::vector<FileID> &Out;
+    std::vector<std::pair<FileID, size_t>> &Out;
+    size_t &Sections;
     std::string &Macros;
     bool InMainText = false;
   };
 
   std::string &Names, &Macros;
-  std::vector<FileID> Hoisted;
+  std::vector<std::pair<FileID, size_t>> Hoisted;
+  size_t Sections = 0; ///< the main file's #includes
 };
 } // namespace
 
@@ -186,19 +200,28 @@ static bool addEntry(const CompilerInvocation &Inv, size_t Count,
 }
 
 /// The names, one per line, of the entry's sidecar \p Sidecar ("names":
-/// what its hoisted headers spell; "macros": the macros they define), or
-/// null when it hoists none.
-static std::shared_ptr<const llvm::StringSet<>>
+/// what its hoisted headers spell, a "#" line between two headers';
+/// "macros": the macros they define), all of them and each header's, or
+/// nulls when it hoists none.
+static std::pair<std::shared_ptr<const llvm::StringSet<>>,
+                 std::shared_ptr<const std::vector<llvm::StringSet<>>>>
 sidecarNames(llvm::StringRef Pch, llvm::StringRef Sidecar, bool Hoists) {
   auto Buffer = llvm::MemoryBuffer::getFile(cacheSidecar(Pch, Sidecar));
   if (!Hoists || !Buffer)
-    return nullptr;
-  auto Names = std::make_shared<llvm::StringSet<>>();
+    return {};
+  auto All = std::make_shared<llvm::StringSet<>>();
+  auto Each = std::make_shared<std::vector<llvm::StringSet<>>>(1);
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef L : Lines)
-    Names->insert(L);
-  return Names;
+  for (llvm::StringRef L : Lines) {
+    if (L == "#") {
+      Each->emplace_back();
+      continue;
+    }
+    All->insert(L);
+    Each->back().insert(L);
+  }
+  return {All, Each};
 }
 
 std::optional<PrecompiledHeader>
@@ -219,18 +242,52 @@ usePrecompiledHeader(llvm::StringRef CacheDir, CompilerInvocation &Inv,
                llvm::sys::fs::exists(cacheSidecar(Pch, "macros")) &&
                cacheManifestStillValid((*Manifest)->getBuffer(), *FS);
   if (!Valid) {
+    // What was refused with the old headers may not be with the new.
+    llvm::sys::fs::remove(cacheSidecar(Pch, "refused"));
     if (!addEntry(Inv, Count, Hoisted, Pch, FS))
       return std::nullopt;
     evictOldCacheEntries(CacheDir, "cuda-", MaxEntries, UINT64_MAX, Sidecars);
   }
   bool Hoists = !Hoisted.empty();
-  PrecompiledHeader Out{std::string(Pch), sidecarNames(Pch, "names", Hoists),
-                        sidecarNames(Pch, "macros", Hoists)};
+  auto [Names, HeaderNames] = sidecarNames(Pch, "names", Hoists);
+  PrecompiledHeader Out{std::string(Pch), Names,
+                        sidecarNames(Pch, "macros", Hoists).first, HeaderNames};
   if (Hoists && (!Out.Names || !Out.Macros))
     return std::nullopt;
   PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Count);
   PP.ImplicitPCHInclude = Out.Path;
   return Out;
+}
+
+/// The line that stands for the file \p FilePath of text \p Code in an
+/// entry's "refused" sidecar.
+static std::string refusalKey(llvm::StringRef FilePath, llvm::StringRef Code) {
+  llvm::SHA1 Hash;
+  Hash.update(FilePath);
+  Hash.update(llvm::ArrayRef<uint8_t>{0});
+  Hash.update(Code);
+  return llvm::toHex(Hash.final(), /*LowerCase=*/true);
+}
+
+bool refusedBefore(const PrecompiledHeader &Pch, llvm::StringRef FilePath,
+                   llvm::StringRef Code) {
+  auto Buffer = llvm::MemoryBuffer::getFile(cacheSidecar(Pch.Path, "refused"));
+  if (!Buffer)
+    return false;
+  std::string Key = refusalKey(FilePath, Code);
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  return llvm::is_contained(Lines, Key);
+}
+
+void noteRefused(const PrecompiledHeader &Pch, llvm::StringRef FilePath,
+                 llvm::StringRef Code) {
+  // One short line appended: concurrent runs do not tear it.
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(cacheSidecar(Pch.Path, "refused"), EC,
+                           llvm::sys::fs::OF_Append);
+  if (!EC)
+    Out << refusalKey(FilePath, Code) << "\n";
 }
 
 void discardPrecompiledHeader(llvm::StringRef Path) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class CompilerInvocation;
@@ -30,6 +31,9 @@ struct PrecompiledHeader {
   std::shared_ptr<const llvm::StringSet<>> Names;
   /// The macros they define; null without any.
   std::shared_ptr<const llvm::StringSet<>> Macros;
+  /// What each of them spells in the files first read for it, in the order
+  /// of the hoisted text; null without any.
+  std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames;
 };
 
 /// Points \p Inv at the precompiled header of its leading includes and of
@@ -45,6 +49,15 @@ usePrecompiledHeader(llvm::StringRef CacheDir, clang::CompilerInvocation &Inv,
                      llvm::ArrayRef<std::string> CC1Args,
                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
                      const Hoisting &Hoisted);
+
+/// Whether a parse of the file \p FilePath, of text \p Code, through
+/// \p Pch was found unsound (HoistCheck) before: the walk that chose its
+/// headers guessed wrong, and would again.
+bool refusedBefore(const PrecompiledHeader &Pch, llvm::StringRef FilePath,
+                   llvm::StringRef Code);
+/// Notes that it was.
+void noteRefused(const PrecompiledHeader &Pch, llvm::StringRef FilePath,
+                 llvm::StringRef Code);
 
 /// Removes a cache entry that failed to load.
 void discardPrecompiledHeader(llvm::StringRef Path);
