@@ -104,16 +104,14 @@ std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers) {
 }
 
 HoistCheck::HoistCheck(
-    const SourceManager &SM, Preprocessor &PP, const Hoisting &Hoisted,
+    Preprocessor &PP, const Hoisting &Hoisted,
     std::shared_ptr<const llvm::StringSet<>> Names,
     std::shared_ptr<const llvm::StringSet<>> Macros,
     std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames)
-    : SM(SM), PP(PP), Hoisted(Hoisted), Names(std::move(Names)),
-      Macros(std::move(Macros)), HeaderNames(std::move(HeaderNames)),
-      IncludedAt(Hoisted.Headers.size()) {
+    : SM(PP.getSourceManager()), PP(PP), Hoisted(Hoisted),
+      Names(std::move(Names)), Macros(std::move(Macros)),
+      HeaderNames(std::move(HeaderNames)), IncludedAt(Hoisted.Headers.size()) {
   assert(this->Names && this->Macros && "a hoisting entry has both");
-  for (const std::string &H : Hoisted.Headers)
-    Pending.insert(H);
   for (const HoistedDefine &D : Hoisted.Defines) {
     bool Once = Replayed.insert(D.Name).second;
     assert(Once && "a replayed macro is defined once");
@@ -128,10 +126,9 @@ size_t HoistCheck::definesBefore(size_t Header) const {
 }
 
 bool HoistCheck::headersSeen(size_t Count) const {
-  const std::vector<std::string> &Headers = Hoisted.Headers;
-  return Headers.size() - Pending.size() == Count &&
-         llvm::none_of(llvm::ArrayRef(Headers).take_front(Count),
-                       [&](const std::string &H) { return Pending.count(H); });
+  return Seen == Count &&
+         llvm::all_of(llvm::ArrayRef(IncludedAt).take_front(Count),
+                      [](SourceLocation At) { return At.isValid(); });
 }
 
 void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
@@ -142,21 +139,22 @@ void HoistCheck::InclusionDirective(SourceLocation Hash, const Token &,
                                     SrcMgr::CharacteristicKind) {
   // Where the user's files include it: the main file, or a header of theirs
   // it includes first (LeadingIncludes.h).
-  if (SM.isInSystemHeader(Hash) || !Pending.count(FileName))
+  if (SM.isInSystemHeader(Hash))
     return;
+  size_t Index =
+      llvm::find(Hoisted.Headers, FileName) - Hoisted.Headers.begin();
+  if (Index == Hoisted.Headers.size() || IncludedAt[Index].isValid())
+    return; // not hoisted, or included before
   // The replayed #defines before it, and none after it, have been made.
   // Met in the order the precompiled header reads them, each header reads
   // first what HeaderNames says it does.
-  size_t Index =
-      llvm::find(Hoisted.Headers, FileName) - Hoisted.Headers.begin();
-  InOrder &= Index == Hoisted.Headers.size() - Pending.size();
+  InOrder &= Index == Seen;
   if (Matched != definesBefore(Index))
     Unsound = true;
-  Pending.erase(FileName);
   IncludedAt[Index] = Hash;
   // Precompiled, it must be skipped here (its include guard).
   ExpectSkip = true;
-  if (Pending.empty())
+  if (++Seen == Hoisted.Headers.size())
     Last = Hash;
 }
 
@@ -243,13 +241,11 @@ void HoistCheck::MacroUndefined(const Token &Name,
   if (Last.isValid() || !beforeLast(Name.getLocation()))
     return;
   llvm::StringRef Id = Name.getIdentifierInfo()->getName();
-  // Undefined where nothing defines it, as the headers never do: the same
-  // in either order.
-  if (!Definition && !Macros->contains(Id) && !Replayed.contains(Id))
-    return;
   if (Replayed.contains(Id))
     Unsound = true; // the precompiled header defines it from here on
-  else
+  // Undefined where nothing defines it, as the headers never do: the same
+  // in either order.
+  else if (Definition || Macros->contains(Id))
     saw(Id);
 }
 
@@ -349,7 +345,8 @@ bool HoistCheck::seenByHeaderAfter(const Decl &D) const {
 }
 
 bool HoistCheck::sound(llvm::ArrayRef<Decl *> Parsed) const {
-  if (Unsound || !Pending.empty() || Matched != Hoisted.Defines.size())
+  if (Unsound || Seen != Hoisted.Headers.size() ||
+      Matched != Hoisted.Defines.size())
     return false;
   return llvm::none_of(Parsed, [&](const Decl *D) {
     // An #include inside a declaration (a namespace, an extern "C" block)

@@ -64,6 +64,19 @@ struct Hoisting {
   bool empty() const { return Headers.empty(); }
 };
 
+/// A hoisting to try, and the macros the file's own code changes before
+/// its last header without the hoisting making them too: should the headers
+/// spell one of \p MacrosBefore or define one of \p UnsetBefore, the
+/// parse would be refused, so it is not run.
+struct HoistingChoice {
+  Hoisting Hoisted;
+  /// Defined or undefined there: in a block whose condition is not known,
+  /// more than once, or after a condition or code spelled it.
+  std::vector<std::string> MacrosBefore;
+  /// Only undefined there, where not defined (glm's `#undef max`).
+  std::vector<std::string> UnsetBefore;
+};
+
 /// The text a precompiled header of \p H is built from.
 std::string hoistedIncludeText(const Hoisting &H);
 
@@ -77,8 +90,8 @@ std::string spelledIdentifiers(llvm::ArrayRef<llvm::StringRef> Buffers);
 /// them.
 class HoistCheck : public clang::PPCallbacks {
 public:
-  HoistCheck(const clang::SourceManager &SM, clang::Preprocessor &PP,
-             const Hoisting &Hoisted,
+  /// \p Hoisted outlives it.
+  HoistCheck(clang::Preprocessor &PP, const Hoisting &Hoisted,
              std::shared_ptr<const llvm::StringSet<>> Names,
              std::shared_ptr<const llvm::StringSet<>> Macros,
              std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames);
@@ -141,8 +154,8 @@ private:
 
   const clang::SourceManager &SM;
   clang::Preprocessor &PP;
-  Hoisting Hoisted;
-  llvm::StringSet<> Pending, Replayed;
+  const Hoisting &Hoisted;
+  llvm::StringSet<> Replayed;
   size_t Matched = 0; ///< of Hoisted.Defines, those the user's code made
   std::shared_ptr<const llvm::StringSet<>> Names, Macros;
   std::shared_ptr<const std::vector<llvm::StringSet<>>> HeaderNames;
@@ -152,6 +165,7 @@ private:
   clang::SourceLocation Last; ///< the last hoisted #include, once seen
   /// Where the user's code includes each hoisted header, once it has.
   std::vector<clang::SourceLocation> IncludedAt;
+  size_t Seen = 0; ///< of them, those it has included
   bool ExpectSkip = false, Unsound = false;
   bool InOrder = true; ///< the headers met in the hoisted text's order
 };

@@ -111,51 +111,43 @@ std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
 
 namespace {
 
-/// Whether the file at \p Path starts with the `#ifndef X` `#define X` of
-/// an include guard, or has `#pragma once` before its first token (after
-/// other conditionals and pragmas, as torch's headers do).
-bool isGuarded(llvm::StringRef Path, llvm::vfs::FileSystem &FS) {
-  auto Buffer = FS.getBufferForFile(Path);
-  if (!Buffer)
-    return false;
-  bool Guarded = false;
-  std::string Guard;
-  unsigned Seen = 0;
-  scanDirectives(
-      (*Buffer)->getBuffer(), [](const Token &) { return false; },
-      [&](llvm::StringRef Name, llvm::StringRef Rest) {
-        Rest = Rest.trim();
-        if (Name == "define" && Seen == 1 && !Guard.empty())
-          Guarded = leadingIdentifier(Rest) == Guard;
-        else if (Name == "pragma")
-          Guarded = Rest == "once";
-        else if (Name == "ifndef" && Seen == 0)
-          Guard = leadingIdentifier(Rest).str();
-        else if (!Name.starts_with("if"))
-          return false;
-        Seen += Name != "pragma";
-        return !Guarded && Seen < 8;
-      });
-  return Guarded;
-}
+/// How a file guards against being read twice, from the directives before
+/// its first token (other conditionals and pragmas may come first, as in
+/// torch's headers).
+struct IncludeGuard {
+  bool Once = false; ///< `#pragma once`
+  std::string Macro; ///< the X of a leading `#ifndef X` `#define X`
+  bool any() const { return Once || !Macro.empty(); }
+};
 
-/// The X of the `#ifndef X` `#define X` that \p Code starts with.
-std::optional<std::string> includeGuard(llvm::StringRef Code) {
-  std::optional<std::string> Guard;
+IncludeGuard includeGuard(llvm::StringRef Code) {
+  IncludeGuard Out;
+  std::string Tested;
   unsigned Seen = 0;
   scanDirectives(
       Code, [](const Token &) { return false; },
       [&](llvm::StringRef Name, llvm::StringRef Rest) {
-        llvm::StringRef Id = leadingIdentifier(Rest);
-        if (Seen == 0 && Name == "ifndef")
-          Guard = Id.str();
-        else if (Seen == 1 && Name == "define" && Guard && *Guard == Id)
+        Rest = Rest.trim();
+        if (Name == "define" && Seen == 1 && !Tested.empty()) {
+          if (leadingIdentifier(Rest) == Tested)
+            Out.Macro = Tested;
+        } else if (Name == "pragma") {
+          Out.Once = Rest == "once";
+        } else if (Name == "ifndef" && Seen == 0) {
+          Tested = leadingIdentifier(Rest).str();
+        } else if (!Name.starts_with("if")) {
           return false;
-        else
-          Guard.reset();
-        return ++Seen < 2;
+        }
+        Seen += Name != "pragma";
+        return !Out.any() && Seen < 8;
       });
-  return Seen == 1 ? Guard : std::nullopt;
+  return Out;
+}
+
+/// Whether the file at \p Path is include-guarded.
+bool isGuarded(llvm::StringRef Path, llvm::vfs::FileSystem &FS) {
+  auto Buffer = FS.getBufferForFile(Path);
+  return Buffer && includeGuard((*Buffer)->getBuffer()).any();
 }
 
 /// The walk of leadingSystemIncludes.
@@ -174,9 +166,9 @@ public:
   struct Change {
     std::string Name;
     size_t Before;    ///< the size Found had then
-    std::string Rest; ///< a #define's text after `define`
+    std::string Rest; ///< a replayable #define's text after `define`
     bool Replayable;  ///< a #define read, of a name not tested before it
-    bool OfUnset = false; ///< an #undef read, of a name not defined there
+    bool OfUnset = false; ///< an #undef of a name not defined there
   };
   std::vector<Change> Changed;
   /// How many headers came before the first declaration, once met.
@@ -270,25 +262,26 @@ bool LeadingWalk::directive(llvm::StringRef Name, llvm::StringRef Rest,
     return conditional(Name, Rest);
   }
   bool Defines = Name == "define", Changes = Defines || Name == "undef";
-  llvm::StringRef Id = leadingIdentifier(Rest);
-  if (!active()) {
-    // What a block the walk cannot read includes may come first: the order
-    // of what follows is not known.
-    if (unread() && Name.starts_with("include"))
-      return false;
-    // What a block the walk cannot read defines is no longer known; one it
-    // knows is not taken defines nothing.
-    if (Changes && unread()) {
-      Changed.push_back({Id.str(), Found.size(), "", false,
-                         !Defines && Macros.isDefined(Id) != true});
+  // A block the walk knows is not taken includes and defines nothing.
+  bool Read = active();
+  if (!Read && !unread())
+    return true;
+  // What a block it cannot read includes may come first: the order of what
+  // follows is not known.
+  if (!Read && Name.starts_with("include"))
+    return false;
+  if (Changes) {
+    llvm::StringRef Id = leadingIdentifier(Rest);
+    bool Replayable = Read && Defines && !Tested.contains(Id);
+    Changed.push_back({Id.str(), Found.size(), Replayable ? Rest.str() : "",
+                       Replayable, !Defines && Macros.isDefined(Id) != true});
+  }
+  if (!Read) {
+    // What it defines there is no longer known.
+    if (Changes)
       Macros.forget(Rest);
-    }
     return true;
   }
-  if (Changes)
-    Changed.push_back({Id.str(), Found.size(), Defines ? Rest.str() : "",
-                       Defines && !Tested.contains(Id),
-                       !Defines && Macros.isDefined(Id) != true});
   if (Name == "define")
     Macros.define(Rest);
   else if (Name == "undef")
@@ -357,9 +350,9 @@ bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
   if (!Buffer)
     return false;
   // Its include guard is not a library's macro.
-  if (std::optional<std::string> Guard = includeGuard((*Buffer)->getBuffer());
-      Guard && !Macros.isDefined(*Guard))
-    Macros.undefine(*Guard);
+  if (std::string Guard = includeGuard((*Buffer)->getBuffer()).Macro;
+      !Guard.empty() && !Macros.isDefined(Guard))
+    Macros.undefine(Guard);
   return file((*Buffer)->getBuffer(), llvm::sys::path::parent_path(Header->Path),
               Depth + 1);
 }
@@ -369,13 +362,13 @@ bool LeadingWalk::include(llvm::StringRef Rest, llvm::StringRef Dir,
 /// What a precompiled header may hold for the first \p Headers of \p Walk's
 /// headers: the #defines before the last of them that it can make where
 /// they are made, and the names of the other macros changed there.
-static LeadingIncludes hoistingOf(const LeadingWalk &Walk, size_t Headers) {
+static HoistingChoice hoistingOf(const LeadingWalk &Walk, size_t Headers) {
   llvm::StringMap<unsigned> Times, Unsets;
   for (const LeadingWalk::Change &C : Walk.Changed) {
     Times[C.Name] += C.Before < Headers;
     Unsets[C.Name] += C.Before < Headers && C.OfUnset;
   }
-  LeadingIncludes Out;
+  HoistingChoice Out;
   for (const LeadingWalk::Change &C : Walk.Changed) {
     if (C.Before >= Headers)
       continue;
@@ -390,14 +383,14 @@ static LeadingIncludes hoistingOf(const LeadingWalk &Walk, size_t Headers) {
   return Out;
 }
 
-std::vector<LeadingIncludes>
+std::vector<HoistingChoice>
 leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
                       const HeaderSearchOptions &Search,
                       const PreprocessorOptions &PP,
                       llvm::vfs::FileSystem &FS) {
   LeadingWalk Walk(Search, PP, FS);
   Walk.file(Code, llvm::sys::path::parent_path(MainPath), 0);
-  std::vector<LeadingIncludes> Out{hoistingOf(Walk, Walk.Found.size())};
+  std::vector<HoistingChoice> Out{hoistingOf(Walk, Walk.Found.size())};
   if (Walk.BeforeCode && *Walk.BeforeCode &&
       *Walk.BeforeCode < Walk.Found.size())
     Out.push_back(hoistingOf(Walk, *Walk.BeforeCode));

@@ -63,31 +63,20 @@ std::optional<FoundHeader> findHeader(llvm::StringRef Name, bool Angled,
 /// What a precompiled header may hold for the file \p MainPath, of text
 /// \p Code: the headers found in a system directory that it includes at
 /// file scope, directly or through the user's headers, in the order the
-/// preprocessor meets them, and the `#define`s made between them.
-/// Conditions are read with KnownMacros.h, from \p PP's macros on; a block
-/// whose condition is not known is skipped. The walk ends at a computed
-/// include, an #include_next, a header it cannot find and an #include inside
-/// brackets (a namespace, an initializer).
-struct LeadingIncludes {
-  /// The headers, and the `#define`s before the last of them that can be
-  /// made where they are made: those of a macro defined once there, in a
-  /// block the walk read, its name not spelled before (by a condition, such
-  /// as an include guard's or a default's, or by code).
-  Hoisting Hoisted;
-  /// The other macros the walk saw defined or undefined before the last
-  /// header, in the blocks whose condition it could not read too: should the
-  /// headers spell one, they cannot be moved first.
-  std::vector<std::string> MacrosBefore;
-  /// The macros it saw only undefined there, where they were not defined
-  /// (glm's `#undef max`): should the headers define one, they cannot be
-  /// moved first.
-  std::vector<std::string> UnsetBefore;
-};
-
+/// preprocessor meets them, and the `#define`s before the last of them that
+/// can be made where they are made (those of a macro defined once there, in
+/// a block the walk read, its name not spelled before by a condition, such
+/// as an include guard's or a default's, or by code). Conditions are read
+/// with KnownMacros.h, from \p PP's macros on; a block whose condition is
+/// not known is skipped. The walk ends at a computed include, an
+/// #include_next, a header it cannot find, an #include inside brackets (a
+/// namespace, an initializer) and one in a block it skips for not knowing
+/// its condition.
+///
 /// The choices, widest first: every header the walk met; those met before
 /// the first declaration, when fewer (a declaration before a header may be
 /// one the header spells, which the parse then refuses).
-std::vector<LeadingIncludes>
+std::vector<HoistingChoice>
 leadingSystemIncludes(llvm::StringRef MainPath, llvm::StringRef Code,
                       const clang::HeaderSearchOptions &Search,
                       const clang::PreprocessorOptions &PP,

@@ -109,9 +109,9 @@ public:
         std::make_unique<InclusionRecorder>(CI.getSourceManager(), Inclusions));
     if (Pch && Pch->Names) {
       assert(Hoisted && "an entry that hoists has what it hoists");
-      auto Check = std::make_unique<HoistCheck>(
-          CI.getSourceManager(), CI.getPreprocessor(), *Hoisted, Pch->Names,
-          Pch->Macros, Pch->HeaderNames);
+      auto Check = std::make_unique<HoistCheck>(CI.getPreprocessor(), *Hoisted,
+                                                Pch->Names, Pch->Macros,
+                                                Pch->HeaderNames);
       Hoist = Check.get();
       CI.getPreprocessor().addPPCallbacks(std::move(Check));
     }
@@ -218,16 +218,6 @@ static CleanParse parseClean(ParseFileSystem &FS,
           Action.HoistUnsound};
 }
 
-namespace {
-/// What a precompiled header may hold for a file, the other macros the
-/// file's own code defines before the headers, and those it only undefines
-/// there where they are not defined.
-struct HoistingChoice {
-  Hoisting Hoisted;
-  std::vector<std::string> MacrosBefore, UnsetBefore;
-};
-} // namespace
-
 /// One parse through the cache's precompiled header holding \p Choice's
 /// headers: Retry when none
 /// can be used or the hoisting is not sound (HoistCheck: noted, so that the
@@ -302,15 +292,14 @@ hoistingChoices(llvm::StringRef FilePath, llvm::StringRef Code,
   const HeaderSearchOptions &Search = Inv.getHeaderSearchOpts();
   std::vector<std::string> Sdk = hoistableIncludes(Code, Search, *FS.Spelling);
   std::vector<HoistingChoice> Out;
-  for (LeadingIncludes &Leading : leadingSystemIncludes(
+  for (HoistingChoice &Leading : leadingSystemIncludes(
            FilePath, Code, Search, Inv.getPreprocessorOpts(), *FS.Spelling)) {
     Hoisting &H = Leading.Hoisted;
     for (const std::string &Header : Sdk)
       if (!llvm::is_contained(H.Headers, Header))
         H.Headers.push_back(Header);
     if (H.Headers != Sdk || !H.Defines.empty())
-      Out.push_back({std::move(H), std::move(Leading.MacrosBefore),
-                     std::move(Leading.UnsetBefore)});
+      Out.push_back(std::move(Leading));
   }
   if (!Sdk.empty())
     Out.push_back({Hoisting{std::move(Sdk), {}}, {}, {}});

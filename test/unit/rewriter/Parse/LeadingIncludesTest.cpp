@@ -49,7 +49,7 @@ TEST(LeadingIncludes, ThroughTheProjectsOwnHeaders) {
   P.add("/p/include/near.h", "#ifndef NEAR\n#define NEAR\n"
                              "#include <cub.cuh>\n#endif\n");
   P.add("/p/config.h", "#define BUILD_IT 1\n");
-  std::vector<LeadingIncludes> Choices =
+  std::vector<HoistingChoice> Choices =
       leadingSystemIncludes("/p/k.cu",
                             "// A kernel file.\n#include \"config.h\"\n"
                             "#include <common.h>\n#include <other.h>\n",
@@ -67,7 +67,7 @@ TEST(LeadingIncludes, TheMacrosDefinedBeforeTheLastOfThem) {
   FakeProject P;
   P.add("/p/config.h", "#ifndef CONFIG_H\n#define CONFIG_H\n"
                        "#define LEVEL 2 // a comment\n#endif\n");
-  std::vector<LeadingIncludes> Choices =
+  std::vector<HoistingChoice> Choices =
       leadingSystemIncludes("/p/k.cu",
                             "#include \"config.h\"\n"
                             "#ifdef NOT_DEFINED\n#define CONFIGURE 0\n#else\n"
@@ -79,7 +79,7 @@ TEST(LeadingIncludes, TheMacrosDefinedBeforeTheLastOfThem) {
                             "#include <cub.cuh>\n#define AFTER 2\n",
                             P.Search, P.PP, *P.FS);
   ASSERT_EQ(Choices.size(), 1u);
-  const LeadingIncludes &L = Choices.front();
+  const HoistingChoice &L = Choices.front();
   EXPECT_EQ(L.Hoisted.Headers, (Names{"torch.h", "cub.cuh"}));
   // Made where they are made: defined once, in a block read (the one not
   // taken defines nothing; after torch.h, DEFAULTED may be torch's), not
@@ -114,7 +114,7 @@ TEST(LeadingIncludes, EndsWhereItCannotFollow) {
 
 TEST(LeadingIncludes, ADefineAfterCodeThatSpellsIt) {
   FakeProject P;
-  std::vector<LeadingIncludes> Choices = leadingSystemIncludes(
+  std::vector<HoistingChoice> Choices = leadingSystemIncludes(
       "/p/k.cu",
       "int LATER = 1;\n#define LATER 2\n#define FRESH 3\n#include <late.h>\n",
       P.Search, P.PP, *P.FS);
