@@ -117,8 +117,8 @@ static unsigned firstLineIn(const SourceManager &SM, const TilePlan &Plan,
       continue;
     if (unsigned Line = LineIfIn(K.Kernel->getLocation()))
       return Line;
-    for (const CUDAKernelCallExpr *Launch : K.Launches)
-      if (unsigned Line = LineIfIn(Launch->getBeginLoc()))
+    for (const TileLaunchPlan &Launch : K.Launches)
+      if (unsigned Line = LineIfIn(Launch.Call->getBeginLoc()))
         return Line;
   }
   return 0;

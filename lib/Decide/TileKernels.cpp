@@ -19,7 +19,9 @@ bool isTileRewriteName(llvm::StringRef Name) {
   return Name == "distwar_queue" || Name == "distwar_tiles" ||
          Name == "distwar_grid" || Name == "distwar_tile" ||
          Name == "distwar_blockIdx" || Name == "distwar_tile_cursor" ||
-         Name == "distwar_tile_end" || Name.starts_with("distwar_launch");
+         Name == "distwar_tile_end" || Name == "distwar_dynamic_tiles" ||
+         Name.starts_with("distwar_launch") ||
+         Name.starts_with("distwar_kernel");
 }
 
 namespace {
@@ -236,6 +238,54 @@ static const CUDAKernelCallExpr *launchNaming(ASTContext &Ctx,
   return nullptr;
 }
 
+/// Whether template parameter \p P has a default argument.
+static bool hasDefault(const NamedDecl *P) {
+  if (const auto *T = dyn_cast<TemplateTypeParmDecl>(P))
+    return T->hasDefaultArgument();
+  if (const auto *N = dyn_cast<NonTypeTemplateParmDecl>(P))
+    return N->hasDefaultArgument();
+  return cast<TemplateTemplateParmDecl>(P)->hasDefaultArgument();
+}
+
+/// Why \p Launch of \p Kernel, named by \p Callee, cannot name the
+/// kernel's instances, or null. Both the size of the launch and the choice
+/// of mode take a pointer to the instance it runs: the name must be of one
+/// function (no overloads for the arguments to resolve) and its template
+/// arguments all written or defaulted (none left to deduce from the
+/// arguments).
+static const char *whyNoInstanceNamed(const FunctionDecl *Kernel,
+                                      const CUDAKernelCallExpr *Launch,
+                                      const Expr *Callee) {
+  unsigned Written = 0;
+  if (const auto *D = dyn_cast<DeclRefExpr>(Callee))
+    Written = D->getNumTemplateArgs();
+  else if (const auto *O = dyn_cast<OverloadExpr>(Callee))
+    Written = O->getNumTemplateArgs();
+  if (Launch->getCallee()->IgnoreParenImpCasts() != Callee ||
+      !isa<DeclRefExpr, OverloadExpr>(Callee))
+    return "this launch names the kernel through an expression";
+  if (!Kernel->getDeclContext()
+           ->getRedeclContext()
+           ->lookup(Kernel->getDeclName())
+           .isSingleResult())
+    return "the kernel's name is overloaded";
+  const FunctionTemplateDecl *T = Kernel->getDescribedFunctionTemplate();
+  if (!T)
+    return nullptr;
+  const TemplateParameterList *Params = T->getTemplateParameters();
+  if (Params->hasParameterPack() || Written > Params->size() ||
+      !llvm::all_of(llvm::drop_begin(Params->asArray(), Written), hasDefault))
+    return "this launch deduces the kernel's template arguments";
+  return nullptr;
+}
+
+/// Whether \p Launch takes a default argument (which a pointer to the
+/// kernel does not have).
+static bool takesDefaultArgument(const CUDAKernelCallExpr *Launch) {
+  return llvm::any_of(Launch->arguments(),
+                      [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); });
+}
+
 /// Why the references \p Refs to a kernel are not all launches the pass can
 /// wrap in files it writes, or None; \p Plan gets the launches.
 static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
@@ -247,6 +297,11 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
     if (!Launch)
       return refusal(SM, Reason::TileLaunch, Ref->getBeginLoc(),
                      "the kernel is named here other than in a launch");
+    // A host template's instantiation launches it where its pattern does:
+    // the text is the pattern's.
+    if (const FunctionDecl *Host = enclosingFunction(Ctx, Launch);
+        Host && Host->isTemplateInstantiation())
+      continue;
     FileID File = SM.getFileID(SM.getExpansionLoc(Launch->getBeginLoc()));
     if (TileFileRefusal Not = Files.whyNot(File); Not.Code != Reason::None)
       return refusal(SM, Not.Code, Launch->getBeginLoc(),
@@ -254,7 +309,10 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
     if (!wrappableLaunch(Ctx, Launch))
       return refusal(SM, Reason::TileLaunch, Launch->getBeginLoc(),
                      "this launch is not a statement the rewrite can wrap");
-    Plan.Launches.push_back(Launch);
+    if (const char *Why = whyNoInstanceNamed(Plan.Kernel, Launch, Ref))
+      return refusal(SM, Reason::TileLaunch, Launch->getBeginLoc(), Why);
+    Plan.Launches.push_back(
+        {Launch, Ref, Plan.ModeParameter && !takesDefaultArgument(Launch)});
   }
   if (Plan.Launches.empty())
     return refusal(SM, Reason::TileLaunch, Plan.Kernel->getLocation(),
@@ -271,6 +329,8 @@ static TileKernelPlan planKernel(ASTContext &Ctx, const TileFiles &Files,
                                  unsigned OtherDeclarations) {
   TileKernelPlan Plan;
   Plan.Kernel = Kernel;
+  // A template must have C++ linkage.
+  Plan.ModeParameter = !Kernel->isExternC() && !Kernel->isInExternCContext();
   // What Clang could not parse first: the analyses below read the AST.
   if (Errors)
     Plan.Why = Errors->verdict(Kernel, Refs);

@@ -103,8 +103,9 @@ bool isDigitSeparator(llvm::StringRef Text, size_t I) {
 /// outside parentheses and brackets (a directive cannot sit among a macro's
 /// arguments), outside a comment, string or raw string that spans lines,
 /// not on a line continued by a backslash, and between statements (after
-/// `;`, a brace, a condition's `)`, a label or a directive), never inside
-/// an expression a line break continues.
+/// `;`, a brace, a condition's `)`, a label, a directive, or a template
+/// header on a line of its own), never inside an expression a line break
+/// continues.
 class DirectivePlaces {
 public:
   explicit DirectivePlaces(llvm::StringRef Text) : Text(Text) {}
@@ -124,11 +125,22 @@ private:
 
   void lineStart(size_t I) {
     Places.push_back(S == Code && Depth == 0 && !Continued &&
-                     llvm::is_contained(";{}):", Last));
+                     (llvm::is_contained(";{}):", Last) ||
+                      (Last == '>' && templateHeaderBefore(I))));
     if (!Continued)
       InDirective = S == Code && Text.substr(I).ltrim(Blanks).starts_with("#");
     size_t End = std::min(Text.find('\n', I), Text.size());
     Continued = Text.slice(I, End).rtrim("\r").ends_with("\\");
+  }
+
+  /// Whether the line before the one at \p I is a template header of its
+  /// own (`template <...>`), which a declaration follows.
+  bool templateHeaderBefore(size_t I) const {
+    if (I == 0)
+      return false;
+    llvm::StringRef Before = Text.take_front(I - 1);
+    llvm::StringRef Prev = Before.substr(Before.rfind('\n') + 1).trim();
+    return Prev.starts_with("template") && Prev.ends_with(">");
   }
 
   /// Reads the character at \p I; returns how many more it consumed.

@@ -38,8 +38,27 @@ public:
     auto [Begin, End] = rangeOf(E);
     return Text.substr(Begin, End - Begin).str();
   }
+  /// Replaces [Offset, Offset + Length) with \p New; insertions at one
+  /// offset go in in the order they were added.
   llvm::Error add(unsigned Offset, unsigned Length, llvm::StringRef New) {
+    if (Length == 0) {
+      Insertions[Offset] += New;
+      return llvm::Error::success();
+    }
     return Edits.add(tooling::Replacement(FilePath, Offset, Length, New));
+  }
+  /// Inserts \p New at \p Offset before every insertion there so far.
+  void prepend(unsigned Offset, llvm::StringRef New) {
+    Insertions[Offset].insert(0, New.str());
+  }
+  /// Every edit, the insertions included.
+  llvm::Expected<tooling::Replacements> takeEdits() {
+    for (const auto &[Offset, New] : Insertions)
+      if (llvm::Error E =
+              Edits.add(tooling::Replacement(FilePath, Offset, 0, New)))
+        return std::move(E);
+    Insertions.clear();
+    return std::move(Edits);
   }
   /// Replaces [Begin, End) with \p New; in the compact form with as many
   /// line breaks after it as the text held, so that no line moves.
@@ -64,6 +83,7 @@ public:
   /// Between inserted statements: a line break, or a space (compact).
   std::string Break;
   tooling::Replacements Edits;
+  std::map<unsigned, std::string> Insertions;
   /// The launches wrapped so far, which number their blocks' names.
   unsigned Launches = 0;
 };
@@ -82,9 +102,22 @@ const char *replacementOf(BlockIndexUse::Kind K) {
 
 } // namespace
 
+/// The mode as the kernel's first template parameter.
+static llvm::Error modeParameterEdit(TileEditList &L, const FunctionDecl *F) {
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
+    return L.add(L.endOfToken(T->getTemplateParameters()->getLAngleLoc()), 0,
+                 "bool distwar_dynamic_tiles, ");
+  // Before its attributes and specifiers, where a macro's use begins.
+  SourceLocation Begin = L.SM.getExpansionRange(F->getSourceRange()).getBegin();
+  return L.add(L.offset(Begin), 0, "template <bool distwar_dynamic_tiles> ");
+}
+
 /// The kernel's new parameters, its body in the tile loop, its uses.
 static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
   const FunctionDecl *F = K.Kernel;
+  if (K.ModeParameter)
+    if (llvm::Error E = modeParameterEdit(L, F))
+      return E;
   std::string Params = "::distwar::TileQueue *distwar_queue, unsigned "
                        "distwar_tiles, dim3 distwar_grid";
   FunctionTypeLoc FTL = F->getFunctionTypeLoc();
@@ -103,14 +136,14 @@ static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
   bool ReadsIndex = llvm::any_of(K.Uses, [](const BlockIndexUse &U) {
     return U.What != BlockIndexUse::GridDim;
   });
-  std::string Head = L.Break + "for (::distwar::TileCursor "
-                               "distwar_tile_cursor(distwar_queue, "
-                               "distwar_tiles);"
-                               " distwar_tile_cursor.more();"
-                               " distwar_tile_cursor.next()) {";
+  std::string Head = L.Break + "for (::distwar::TileCursor<" +
+                     (K.ModeParameter ? "distwar_dynamic_tiles" : "true") +
+                     "> distwar_tile_cursor(distwar_queue, distwar_tiles);"
+                     " distwar_tile_cursor.more();"
+                     " distwar_tile_cursor.next()) {";
   if (ReadsIndex)
-    Head += L.Break + "const uint3 distwar_blockIdx = ::distwar::tileIndex("
-                      "distwar_tile_cursor.tile(), distwar_grid);";
+    Head += L.Break + "const uint3 distwar_blockIdx = "
+                      "distwar_tile_cursor.index(distwar_grid);";
   Head += L.Break + "{";
   if (llvm::Error E = L.add(L.endOfToken(Body->getLBracLoc()), 0, Head))
     return E;
@@ -141,9 +174,51 @@ static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
   return llvm::Error::success();
 }
 
+/// Where the mode goes in \p Callee's text: after `<` when it has
+/// template arguments (the mode's `M, ` then), else after the name (`<M>`).
+static std::pair<SourceLocation, bool> modeArgumentPlace(const Expr *Callee) {
+  if (const auto *D = dyn_cast<DeclRefExpr>(Callee))
+    return D->hasExplicitTemplateArgs()
+               ? std::pair(D->getLAngleLoc(), true)
+               : std::pair(D->getNameInfo().getEndLoc(), false);
+  const auto *O = cast<OverloadExpr>(Callee);
+  return O->hasExplicitTemplateArgs()
+             ? std::pair(O->getLAngleLoc(), true)
+             : std::pair(O->getNameInfo().getEndLoc(), false);
+}
+
+/// The launch's callee as written with the mode \p Mode as the kernel's
+/// first template argument.
+static std::string calleeWithMode(const TileEditList &L,
+                                  const TileLaunchPlan &Launch,
+                                  llvm::StringRef Mode) {
+  const Expr *Callee = Launch.Call->getCallee();
+  auto [Begin, End] = L.rangeOf(Callee);
+  auto [Place, HasArgs] = modeArgumentPlace(Launch.Callee);
+  unsigned At = L.endOfToken(Place);
+  assert(Begin <= At && At <= End && "the kernel's name lies in the callee");
+  std::string Text = L.Text.substr(Begin, End - Begin).str();
+  Text.insert(At - Begin,
+              HasArgs ? (Mode + ", ").str() : ("<" + Mode + ">").str());
+  return Text;
+}
+
+/// The callee's edit: the instance for the launch's mode, through the
+/// pointer \p Pointer when it chooses one, else the dynamic instance.
+static llvm::Error calleeEdit(TileEditList &L, const TileLaunchPlan &Launch,
+                              llvm::StringRef Pointer) {
+  if (Launch.ChoosesInstance) {
+    auto [Begin, End] = L.rangeOf(Launch.Callee);
+    return L.replace(Begin, End, Pointer);
+  }
+  auto [Place, HasArgs] = modeArgumentPlace(Launch.Callee);
+  return L.add(L.endOfToken(Place), 0, HasArgs ? "true, " : "<true>");
+}
+
 /// A launch in its block, sized by distwar::tileLaunch.
-static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
-                               unsigned Index) {
+static llvm::Error launchEdits(TileEditList &L, const TileKernelPlan &Plan,
+                               const TileLaunchPlan &Launch, unsigned Index) {
+  const CUDAKernelCallExpr *K = Launch.Call;
   const CallExpr *Config = K->getConfig();
   std::string Config4;
   for (unsigned I = 0; I < 4; ++I) {
@@ -152,13 +227,21 @@ static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
     Config4 += A && !isa<CXXDefaultArgExpr>(A) ? L.textOf(A) : "0";
   }
   std::string Name = "distwar_launch" + std::to_string(Index);
-  std::string Callee = L.textOf(K->getCallee());
-  unsigned Begin = L.offset(K->getBeginLoc());
-  if (llvm::Error E = L.add(Begin, 0,
-                            "{" + L.Break + "const ::distwar::TileLaunch " +
-                                Name + " = ::distwar::tileLaunch(" + Callee +
-                                Config4 + ");" + L.Break))
+  std::string Pointer = "distwar_kernel" + std::to_string(Index);
+  std::string Dynamic = Plan.ModeParameter ? calleeWithMode(L, Launch, "true")
+                                           : L.textOf(K->getCallee());
+  std::string Head = "{" + L.Break + "const ::distwar::TileLaunch " + Name +
+                     " = ::distwar::tileLaunch(" + Dynamic + Config4 + ");" +
+                     L.Break;
+  if (Launch.ChoosesInstance)
+    Head += "auto *const " + Pointer + " = " + Name + ".dynamic() ? " +
+            Dynamic + " : " + calleeWithMode(L, Launch, "false") + ";" +
+            L.Break;
+  if (llvm::Error E = L.add(L.offset(K->getBeginLoc()), 0, Head))
     return E;
+  if (Plan.ModeParameter)
+    if (llvm::Error E = calleeEdit(L, Launch, Pointer))
+      return E;
   // Each argument of `<<<grid, block, shared, stream>>>` becomes the
   // persistent launch's (those left out are added), and the kernel's
   // arguments begin with the pool's; the text around them stays.
@@ -198,14 +281,13 @@ static llvm::Error launchEdits(TileEditList &L, const CUDAKernelCallExpr *K,
 }
 
 /// The include, then the first line's number back (a byte-order mark stays
-/// the file's first bytes).
-static llvm::Error addPrologue(TileEditList &L, FilePresumedFn Presumed) {
+/// the file's first bytes), before what else the file's start gets.
+static void addPrologue(TileEditList &L, FilePresumedFn Presumed) {
   unsigned Start = L.Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   PresumedLine First = Presumed(L.File, Start);
-  return L.add(Start, 0,
-               "#include <distwar/tiles.cuh> // distwar-rewrite: kernels "
-               "balanced across tiles\n" +
-                   lineDirectiveText(First.Line, First.QuotedFile) + "\n");
+  L.prepend(Start, "#include <distwar/tiles.cuh> // distwar-rewrite: kernels "
+                   "balanced across tiles\n" +
+                       lineDirectiveText(First.Line, First.QuotedFile) + "\n");
 }
 
 llvm::Expected<std::map<FileID, tooling::Replacements>>
@@ -227,17 +309,19 @@ planTileEdits(ASTContext &Ctx, const TilePlan &Plan, llvm::StringRef FilePath,
       continue;
     if (llvm::Error E = kernelEdits(ListOf(K.Kernel->getLocation()), K))
       return std::move(E);
-    for (const CUDAKernelCallExpr *Launch : K.Launches) {
-      TileEditList &L = ListOf(Launch->getBeginLoc());
-      if (llvm::Error E = launchEdits(L, Launch, L.Launches++))
+    for (const TileLaunchPlan &Launch : K.Launches) {
+      TileEditList &L = ListOf(Launch.Call->getBeginLoc());
+      if (llvm::Error E = launchEdits(L, K, Launch, L.Launches++))
         return std::move(E);
     }
   }
   std::map<FileID, tooling::Replacements> Out;
   for (auto &[File, L] : Lists) {
-    if (llvm::Error E = addPrologue(L, Presumed))
-      return std::move(E);
-    Out[File] = std::move(L.Edits);
+    addPrologue(L, Presumed);
+    llvm::Expected<tooling::Replacements> Edits = L.takeEdits();
+    if (!Edits)
+      return Edits.takeError();
+    Out[File] = std::move(*Edits);
   }
   return Out;
 }

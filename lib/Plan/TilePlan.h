@@ -19,6 +19,20 @@
 
 namespace distwar {
 
+/// One launch statement of a balanced kernel.
+struct TileLaunchPlan {
+  const clang::CUDAKernelCallExpr *Call = nullptr;
+  /// The kernel as the launch names it: a DeclRefExpr or an OverloadExpr,
+  /// under parentheses at most.
+  const clang::Expr *Callee = nullptr;
+  /// Whether the launch takes the kernel's instance for the mode its
+  /// launch chose (`k<true>` or `k<false>`, through a pointer); otherwise it
+  /// launches `k<true>` (its template arguments deduced, its defaults
+  /// taken, its overloads resolved as written), whose loop runs one tile
+  /// per block when it is given no pool.
+  bool ChoosesInstance = false;
+};
+
 /// One __global__ function of the main file and what becomes of it.
 struct TileKernelPlan {
   /// The definition as written (a template's pattern).
@@ -29,7 +43,12 @@ struct TileKernelPlan {
   /// by the tile's.
   std::vector<BlockIndexUse> Uses;
   /// The launch statements of the file that launch it, each wrapped.
-  std::vector<const clang::CUDAKernelCallExpr *> Launches;
+  std::vector<TileLaunchPlan> Launches;
+  /// Whether its mode becomes its first template parameter (`template
+  /// <bool distwar_dynamic_tiles>`), so that the original schedule runs
+  /// the original code: not for a kernel of C linkage, which cannot be a
+  /// template.
+  bool ModeParameter = false;
   /// The returns of its body (not of lambdas in it): each ends the lane's
   /// tile instead (TileReturns proved it safe).
   std::vector<const clang::ReturnStmt *> Returns;

@@ -152,15 +152,24 @@ __device__ void forEachTile(TileQueue *queue, unsigned tiles, Body &&body) {
 /// after it, behind the block barrier between tiles. Every thread of the
 /// block runs the loop. A null `queue` runs block b's tile b only (a launch
 /// of the original grid: tileLaunch's other mode).
-class TileCursor {
+///
+/// `TileCursor<false>` is that other mode known at compile time: the loop
+/// runs once, on the block's own tile, and compiles to the original
+/// kernel's code (the rewriter makes the mode a template parameter of the
+/// kernel where it can, so that the original schedule pays nothing for the
+/// loop it does not use).
+template <bool Dynamic = true> class TileCursor {
 public:
   __device__ __forceinline__ TileCursor(TileQueue *queue, unsigned tiles)
-      : queue(queue), tiles(tiles), current(detail::linearBlockIndex()),
-        drawn(tiles), slot(0), leader(detail::isFirstThreadOfBlock()) {}
+      : queue(Dynamic ? queue : nullptr), tiles(tiles),
+        current(Dynamic ? detail::linearBlockIndex() : 0u), drawn(tiles),
+        slot(0), leader(detail::isFirstThreadOfBlock()) {}
 
   /// Whether the block has a tile to run; when not, the block leaves the
   /// pool (the loop's condition is false once).
   __device__ __forceinline__ bool more() {
+    if (!Dynamic)
+      return current == 0u; // the original grid: every block has its tile
     if (current < tiles) {
       if (leader && queue)
         drawn = detail::drawTile(queue);
@@ -171,13 +180,18 @@ public:
     return false;
   }
   /// The tile the block runs.
-  __device__ __forceinline__ unsigned tile() const { return current; }
+  __device__ __forceinline__ unsigned tile() const {
+    return Dynamic ? current : detail::linearBlockIndex();
+  }
+  /// The tile's place in the original grid \p grid: what blockIdx was in
+  /// the block that ran it there.
+  __device__ __forceinline__ uint3 index(dim3 grid) const;
   /// Hands the next tile to every thread of the block, behind a barrier.
   __device__ __forceinline__ void next() {
     // Without a pool each block runs its own tile only, as the original
     // grid did: no hand-over, no barrier.
-    if (!queue) {
-      current = tiles;
+    if (!Dynamic || !queue) {
+      current = Dynamic ? tiles : 1u;
       return;
     }
     unsigned *handOver = handOverSlots();
@@ -197,6 +211,8 @@ private:
   }
 
   TileQueue *queue;
+  /// Dynamic: the tile the block runs; one tile per block: 0 before it
+  /// runs, 1 after.
   unsigned tiles, current, drawn;
   int slot;
   bool leader;
@@ -208,6 +224,13 @@ private:
 __device__ __forceinline__ uint3 tileIndex(unsigned tile, dim3 grid) {
   return make_uint3(tile % grid.x, tile / grid.x % grid.y,
                     tile / (grid.x * grid.y));
+}
+
+template <bool Dynamic>
+__device__ __forceinline__ uint3 TileCursor<Dynamic>::index(dim3 grid) const {
+  // One tile per block runs on the original grid, where the block's own
+  // index is the tile's place.
+  return Dynamic ? tileIndex(current, grid) : blockIdx;
 }
 #endif // __CUDACC__
 
@@ -436,6 +459,9 @@ struct TileLaunch {
   TileMode mode() const {
     return queue ? TileMode::kDynamic : TileMode::kOnePerBlock;
   }
+  /// Whether the launch draws tiles from a pool: which instance of a kernel
+  /// whose mode is a template parameter (TileCursor<Dynamic>) it launches.
+  bool dynamic() const { return mode() == TileMode::kDynamic; }
 
   TileLaunch() = default;
   TileLaunch(const TileLaunch &) = delete;

@@ -64,6 +64,15 @@ __global__ void launchedElsewhere(float *v) { v[blockIdx.x] = 0.0f; }
 // Every block does the same thing: nothing to balance.
 __global__ void sameEverywhere(float *v) { v[threadIdx.x] = 0.0f; }
 
+// An overloaded name: the launch's pointer to its instance would be
+// ambiguous.
+__global__ void overloaded(float *v) { v[blockIdx.x] = 0.0f; }
+__global__ void overloaded(int *v) { v[blockIdx.x] = 0; }
+
+// Its template argument is deduced from the launch's arguments: the launch
+// names no one instance.
+template <typename T> __global__ void deduced(T *v) { v[blockIdx.x] = T(); }
+
 void launchAll(float *v, float *total, int *out, volatile int *flag) {
   gridSync<<<8, 32>>>(v);
   lastBlockSums<<<8, 32>>>(v, total);
@@ -74,4 +83,7 @@ void launchAll(float *v, float *total, int *out, volatile int *flag) {
   cudaFuncSetAttribute(configured, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
   configured<<<8, 32>>>(v);
   sameEverywhere<<<8, 32>>>(v);
+  overloaded<<<8, 32>>>(v);
+  overloaded<<<8, 32>>>(out);
+  deduced<<<8, 32>>>(v);
 }

@@ -128,13 +128,15 @@ void checkReset(gpucheck::Tally &tally) {
   cudaFree(counts);
 }
 
-/// countTiles as the rewriter writes a kernel: the body in a TileCursor
-/// loop, blockIdx from the tile, an early `return` as a jump to the end.
+/// countTiles as the rewriter writes a kernel: the mode a template
+/// parameter, the body in a TileCursor loop, blockIdx from the tile, an
+/// early `return` as a jump to the end.
+template <bool Dynamic>
 __global__ void countCursorTiles(distwar::TileQueue *queue, unsigned tiles,
                                  dim3 grid, unsigned *counts, unsigned heavy) {
-  for (distwar::TileCursor cursor(queue, tiles); cursor.more();
+  for (distwar::TileCursor<Dynamic> cursor(queue, tiles); cursor.more();
        cursor.next()) {
-    const uint3 index = distwar::tileIndex(cursor.tile(), grid);
+    const uint3 index = cursor.index(grid);
     {
       const unsigned tile = index.x + grid.x * index.y;
       if (threadIdx.x % 3 == 1)
@@ -159,11 +161,17 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
   int seen[2] = {0, 0};
   for (int launch = 1; launch <= launches; ++launch) {
     {
-      const distwar::TileLaunch l =
-          distwar::tileLaunch(countCursorTiles, grid, dim3(64), 0, nullptr);
+      const distwar::TileLaunch l = distwar::tileLaunch(
+          countCursorTiles<true>, grid, dim3(64), 0, nullptr);
       ++seen[static_cast<int>(l.mode())];
-      countCursorTiles<<<l.grid, l.block, l.shared, l.stream>>>(
-          l.queue, l.tiles, l.original, counts, tiles / 2);
+      // Every third launch of the one-tile mode runs the dynamic instance
+      // without a pool, as a kernel of C linkage does.
+      auto *const kernel = l.dynamic() || launch % 3 == 0
+                               ? countCursorTiles<true>
+                               : countCursorTiles<false>;
+      kernel<<<l.grid, l.block, l.shared, l.stream>>>(l.queue, l.tiles,
+                                                      l.original, counts,
+                                                      tiles / 2);
     }
     gpucheck::require(cudaGetLastError(), "tileLaunch");
     gpucheck::waitOrDie("tileLaunch");
@@ -181,7 +189,7 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
                   " times: both modes should run");
   std::string line;
   for (const std::string &l : distwar::tileModeReport())
-    if (l.find("tiles of (anonymous namespace)::countCursorTiles\"") !=
+    if (l.find("tiles of (anonymous namespace)::countCursorTiles<true>\"") !=
         std::string::npos)
       line = l;
   std::printf("  %s\n", line.c_str());

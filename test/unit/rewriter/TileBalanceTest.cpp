@@ -37,7 +37,7 @@ void run(float *v) {
   EXPECT_EQ(R->Report.Kernels[1].Why.Code, Reason::None);
   EXPECT_TRUE(R->Report.Changed);
   EXPECT_TRUE(llvm::StringRef(R->Output).contains(
-      "::distwar::tileLaunch(sound, 4, 32, 0, 0)"))
+      "::distwar::tileLaunch(sound<true>, 4, 32, 0, 0)"))
       << R->Output;
   EXPECT_TRUE(llvm::StringRef(R->Output).contains("  broken<<<4, 32>>>(v);"))
       << R->Output;
@@ -74,7 +74,7 @@ TEST_F(TileBalanceTree, AnAllowedHeadersKernelIsBalancedInItsCopy) {
   EXPECT_EQ(R->Report.Kernels[0].Why.Code, Reason::None);
   EXPECT_EQ(R->Report.Kernels[0].File, path("include/blur.cuh"));
   EXPECT_TRUE(llvm::StringRef(R->Output).contains(
-      "::distwar::tileLaunch(blur, 4, 32, 0, 0)"))
+      "::distwar::tileLaunch(blur<true>, 4, 32, 0, 0)"))
       << R->Output;
   // The edited copy first, then its neighbour as it is.
   ASSERT_EQ(R->Headers.size(), 2u);

@@ -42,9 +42,9 @@ TEST(TileKernels, ALaunchedTileKernelIsBalancedWithItsUsesAndLaunches) {
   EXPECT_EQ(K.Why.Code, Reason::None);
   EXPECT_TRUE(K.balanced());
   ASSERT_EQ(K.Launches.size(), 2u);
-  EXPECT_EQ(offsetOf(P.context(), K.Launches[0]->getBeginLoc()),
+  EXPECT_EQ(offsetOf(P.context(), K.Launches[0].Call->getBeginLoc()),
             Code.point("launch"));
-  EXPECT_EQ(offsetOf(P.context(), K.Launches[1]->getBeginLoc()),
+  EXPECT_EQ(offsetOf(P.context(), K.Launches[1].Call->getBeginLoc()),
             Code.point("second"));
   EXPECT_EQ(K.Returns.size(), 1u);
   EXPECT_GE(K.Uses.size(), 3u);
@@ -70,6 +70,43 @@ TEST(TileKernels, EveryNameOfTheKernelMustBeALaunch) {
   EXPECT_EQ(planOf(P, "unlaunched").Why.Code, Reason::TileLaunch);
   EXPECT_EQ(planOf(P, "addressTaken").Why.Code, Reason::TileLaunch);
   EXPECT_EQ(planOf(P, "inExpression").Why.Code, Reason::TileLaunch);
+}
+
+TEST(TileKernels, ALaunchMustNameOneInstanceOfTheKernel) {
+  // The size of the launch and the choice of its mode take a pointer to
+  // the instance it runs: no overloads left to the arguments, no template
+  // argument left to deduce from them.
+  Parsed P = parse(R"cu(
+    __global__ void overloaded(float *v) { v[blockIdx.x] = 0; }
+    __global__ void overloaded(int *v) { v[blockIdx.x] = 0; }
+    template <typename T> __global__ void deduced(T *v) { v[blockIdx.x] = 0; }
+    template <typename T, int C = 2>
+    __global__ void defaulted(T *v) { v[blockIdx.x] = C; }
+    extern "C" __global__ void plain(float *v) { v[blockIdx.x] = 0; }
+    __global__ void withDefault(float *v, int n = 1) { v[blockIdx.x] = n; }
+    void run(float *v) {
+      overloaded<<<4, 32>>>(v);
+      deduced<<<4, 32>>>(v);
+      defaulted<float><<<4, 32>>>(v);
+      plain<<<4, 32>>>(v);
+      withDefault<<<4, 32>>>(v);
+    })cu");
+  EXPECT_EQ(planOf(P, "overloaded").Why.Code, Reason::TileLaunch);
+  EXPECT_EQ(planOf(P, "deduced").Why.Code, Reason::TileLaunch);
+  TileKernelPlan Defaulted = planOf(P, "defaulted");
+  ASSERT_TRUE(Defaulted.balanced());
+  EXPECT_TRUE(Defaulted.ModeParameter);
+  EXPECT_TRUE(Defaulted.Launches.at(0).ChoosesInstance);
+  // C linkage: no template, one instance for both modes.
+  TileKernelPlan Plain = planOf(P, "plain");
+  ASSERT_TRUE(Plain.balanced());
+  EXPECT_FALSE(Plain.ModeParameter);
+  EXPECT_FALSE(Plain.Launches.at(0).ChoosesInstance);
+  // A pointer has no default arguments: the dynamic instance for both.
+  TileKernelPlan WithDefault = planOf(P, "withDefault");
+  ASSERT_TRUE(WithDefault.balanced());
+  EXPECT_TRUE(WithDefault.ModeParameter);
+  EXPECT_FALSE(WithDefault.Launches.at(0).ChoosesInstance);
 }
 
 TEST(TileKernels, NothingToBalanceAlreadyBalancedAndOurNames) {

@@ -62,8 +62,16 @@ TEST(TileEdits, TheKernelRunsInTheTileLoopAndItsLaunchIsSized) {
                      "distwar_tiles, dim3 distwar_grid, float *v, int n)"),
             std::string::npos)
       << Out;
-  EXPECT_NE(Out.find("::distwar::TileCursor distwar_tile_cursor(distwar_queue, "
-                     "distwar_tiles);"),
+  EXPECT_NE(Out.find("template <bool distwar_dynamic_tiles> __global__ void "
+                     "k("),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("::distwar::TileCursor<distwar_dynamic_tiles> "
+                     "distwar_tile_cursor(distwar_queue, distwar_tiles);"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("const uint3 distwar_blockIdx = "
+                     "distwar_tile_cursor.index(distwar_grid);"),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("int i = distwar_blockIdx.x * blockDim.x"),
@@ -71,7 +79,15 @@ TEST(TileEdits, TheKernelRunsInTheTileLoopAndItsLaunchIsSized) {
       << Out;
   EXPECT_NE(Out.find("goto distwar_tile_end;"), std::string::npos) << Out;
   EXPECT_NE(Out.find("v[i] = distwar_grid.x;"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("::distwar::tileLaunch(k, n / 32, 32, 0, 0);"),
+  EXPECT_NE(Out.find("::distwar::tileLaunch(k<true>, n / 32, 32, 0, 0);"),
+            std::string::npos)
+      << Out;
+  // The launch takes the instance of the mode its launch chose.
+  EXPECT_NE(Out.find("auto *const distwar_kernel0 = distwar_launch0.dynamic() "
+                     "? k<true> : k<false>;"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("distwar_kernel0<<<distwar_launch0.grid,"),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("(distwar_launch0.queue, distwar_launch0.tiles, "
@@ -87,6 +103,56 @@ TEST(TileEdits, TheCompactFormMovesNoLine) {
   EXPECT_EQ(llvm::StringRef(Out).count('\n'),
             llvm::StringRef(Kernel).count('\n') + 2)
       << Out;
+}
+
+TEST(TileEdits, ATemplateKernelTakesTheModeFirst) {
+  std::string Out = balanced(R"cu(template <int C, typename T = float>
+__global__ void k(T *v) { v[blockIdx.x * C] = 0; }
+void run(float *v) { k<3><<<4, 32>>>(v); }
+)cu");
+  EXPECT_NE(Out.find("template <bool distwar_dynamic_tiles, int C, "
+                     "typename T = float>"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("::distwar::tileLaunch(k<true, 3>, 4, 32, 0, 0);"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("distwar_launch0.dynamic() ? k<true, 3> : "
+                     "k<false, 3>;"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find(" distwar_kernel0<<<"), std::string::npos) << Out;
+}
+
+TEST(TileEdits, ALaunchTakingADefaultArgumentRunsTheDynamicInstance) {
+  // A pointer to the kernel has no default arguments: the launch names
+  // k<true>, whose loop runs one tile per block when given no pool.
+  std::string Out = balanced(R"cu(__global__ void k(float *v, int n = 1) {
+  v[blockIdx.x] = n;
+}
+void run(float *v) { k<<<4, 32>>>(v); }
+)cu");
+  EXPECT_EQ(Out.find("distwar_kernel0"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("k<true><<<distwar_launch0.grid"), std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("TileCursor<distwar_dynamic_tiles>"), std::string::npos)
+      << Out;
+}
+
+TEST(TileEdits, AKernelOfCLinkageKeepsOneInstance) {
+  std::string Out = balanced(R"cu(extern "C" __global__ void k(float *v) {
+  v[blockIdx.x] = 0;
+}
+void run(float *v) { k<<<4, 32>>>(v); }
+)cu");
+  EXPECT_EQ(Out.find("template <bool"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("::distwar::TileCursor<true> distwar_tile_cursor"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("::distwar::tileLaunch(k, 4, 32, 0, 0);"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find(" k<<<distwar_launch0.grid"), std::string::npos) << Out;
 }
 
 TEST(TileEdits, NothingBalancedNoEdit) {
@@ -138,7 +204,7 @@ TEST_F(TileEditsTree, AHeadersKernelIsEditedThereItsLaunchWhereItIs) {
     std::string MainOut = llvm::cantFail(clang::tooling::applyAllReplacements(
         Main, (*Edits)[P.Ctx.getSourceManager().getMainFileID()]));
     EXPECT_NE(MainOut.find("#line 1 \"k.cu\""), std::string::npos) << MainOut;
-    EXPECT_NE(MainOut.find("::distwar::tileLaunch(blur, 4, 32, 0, 0);"),
+    EXPECT_NE(MainOut.find("::distwar::tileLaunch(blur<true>, 4, 32, 0, 0);"),
               std::string::npos)
         << MainOut;
   });
