@@ -11,8 +11,8 @@
 # backward are built, checked (tool-tiles.log) and benchmarked too.
 #
 # Writes <out-dir>/{device.txt,build.log,tiles.log (the tile queue and the
-# variant launcher),balance-test.log,sanitize.log,bench.log,bench.json,
-# report.jsonl}; exits non-zero when a check fails.
+# variant launcher),balance-test.log,sanitize.log,tile-launch-cost.log,
+# bench.log,bench.json,report.jsonl}; exits non-zero when a check fails.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "${1:?output dir}" && cd "$1" && pwd)
@@ -34,7 +34,8 @@ fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DDISTWAR_BUILD_TOOL=OFF "${pregenerated[@]}" >"$out/build.log" 2>&1 &&
   ninja -C "$build" -j"$(nproc)" distwar_tiles_gputest distwar_variant_launch_gputest \
-    distwar_balance_gpu_test distwar_balance_bench "${tool_tests[@]}" >>"$out/build.log" 2>&1 ||
+    distwar_balance_gpu_test distwar_balance_bench distwar_tile_launch_cost \
+    "${tool_tests[@]}" >>"$out/build.log" 2>&1 ||
   { tail -40 "$out/build.log"; exit 1; }
 status=0
 if [ ${#tool_tests[@]} -gt 0 ]; then
@@ -59,6 +60,7 @@ for tool in memcheck racecheck synccheck; do
   done
 done
 rm -f "$out/sanitize-run.log"
+"$build/bench/balance/distwar_tile_launch_cost" >"$out/tile-launch-cost.log" 2>&1 || status=1
 # Re-checks every 100 launches at first, so that the tuned runs' first
 # launches (and the switch) hold several; each report line says what it chose.
 DISTWAR_AUTOTUNE_INTERVAL=${DISTWAR_AUTOTUNE_INTERVAL:-100} DISTWAR_REPORT="$out/report.jsonl" \

@@ -353,6 +353,10 @@ def main():
         }
     sites = site_report(tuned, os.path.join(args.out, "distwar-report-now.jsonl"))
     results["distwar_sites"] = sites
+    if args.tiles:
+        # Its thresholds and its kernels' tile modes, as its launches chose.
+        results["tiles_report"] = site_report(
+            tiles, os.path.join(args.out, "tiles-report-now.jsonl"))
     with open(os.path.join(args.out, "train.json"), "w") as f:
         json.dump(results, f)
 
@@ -364,6 +368,9 @@ def main():
         print("backward ms of %s by the run before it: %s" % (r.name, ", ".join(
             "%s %.3f" % (prev, statistics.mean(v)) for prev, v in sorted(by.items()))))
     print("distwar sites (report of the tuned run): " + json.dumps(sites))
+    if args.tiles:
+        print("tiles sites and tile modes (report of the tiles run): " +
+              json.dumps(results["tiles_report"]))
     print("%s, %dx%d, %d Gaussians, %d iterations, torch %s" % (
         results["device"], args.size, args.size, args.points, args.iterations, torch.__version__))
     base = results["runs"]["plain"]
