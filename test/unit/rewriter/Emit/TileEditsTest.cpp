@@ -18,6 +18,14 @@ OutputLayout compact() {
   return Layout;
 }
 
+/// Whether \p Out holds \p Text; the output when not.
+::testing::AssertionResult has(const std::string &Out, llvm::StringRef Text) {
+  if (llvm::StringRef(Out).contains(Text))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "no `" << Text.str() << "` in:\n"
+                                       << Out;
+}
+
 /// \p Code with the tile edits of its plan applied, compact.
 std::string balanced(llvm::StringRef Code) {
   Parsed P = parse(Code);
@@ -57,43 +65,26 @@ void run(float *v, int n) {
 TEST(TileEdits, TheKernelRunsInTheTileLoopAndItsLaunchIsSized) {
   std::string Out = balanced(Kernel);
   EXPECT_EQ(Out.rfind("#include <distwar/tiles.cuh>", 0), 0u) << Out;
-  EXPECT_NE(Out.find("#line 1 \"t.cu\"\n"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("k(::distwar::TileQueue *distwar_queue, unsigned "
-                     "distwar_tiles, dim3 distwar_grid, float *v, int n)"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("template <bool distwar_dynamic_tiles> __global__ void "
-                     "k("),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("::distwar::TileCursor<distwar_dynamic_tiles> "
-                     "distwar_tile_cursor(distwar_queue, distwar_tiles);"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("const uint3 distwar_blockIdx = "
-                     "distwar_tile_cursor.index(distwar_grid);"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("int i = distwar_blockIdx.x * blockDim.x"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("goto distwar_tile_end;"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("v[i] = distwar_grid.x;"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("::distwar::tileLaunch(k<true>, n / 32, 32, 0, 0);"),
-            std::string::npos)
-      << Out;
+  EXPECT_TRUE(has(Out, "#line 1 \"t.cu\"\n"));
+  EXPECT_TRUE(has(Out, "k(::distwar::TileQueue *distwar_queue, unsigned "
+                       "distwar_tiles, dim3 distwar_grid, float *v, int n)"));
+  EXPECT_TRUE(has(Out, "template <bool distwar_dynamic_tiles> __global__ void "
+                       "k("));
+  EXPECT_TRUE(has(Out, "::distwar::TileCursor<distwar_dynamic_tiles> "
+                       "distwar_tile_cursor(distwar_queue, distwar_tiles);"));
+  EXPECT_TRUE(has(Out, "const uint3 distwar_blockIdx = "
+                       "distwar_tile_cursor.index(distwar_grid);"));
+  EXPECT_TRUE(has(Out, "int i = distwar_blockIdx.x * blockDim.x"));
+  EXPECT_TRUE(has(Out, "goto distwar_tile_end;"));
+  EXPECT_TRUE(has(Out, "v[i] = distwar_grid.x;"));
+  EXPECT_TRUE(has(Out, "::distwar::tileLaunch(k<true>, n / 32, 32, 0, 0);"));
   // The launch takes the instance of the mode its launch chose.
-  EXPECT_NE(Out.find("auto *const distwar_kernel0 = distwar_launch0.dynamic() "
-                     "? k<true> : k<false>;"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("distwar_kernel0<<<distwar_launch0.grid,"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("(distwar_launch0.queue, distwar_launch0.tiles, "
-                     "distwar_launch0.original, v, n)"),
-            std::string::npos)
-      << Out;
+  EXPECT_TRUE(has(Out,
+                  "auto *const distwar_kernel0 = distwar_launch0.dynamic() "
+                  "? k<true> : k<false>;"));
+  EXPECT_TRUE(has(Out, "distwar_kernel0<<<distwar_launch0.grid,"));
+  EXPECT_TRUE(has(Out, "(distwar_launch0.queue, distwar_launch0.tiles, "
+                       "distwar_launch0.original, v, n)"));
 }
 
 TEST(TileEdits, TheCompactFormMovesNoLine) {
@@ -110,18 +101,12 @@ TEST(TileEdits, ATemplateKernelTakesTheModeFirst) {
 __global__ void k(T *v) { v[blockIdx.x * C] = 0; }
 void run(float *v) { k<3><<<4, 32>>>(v); }
 )cu");
-  EXPECT_NE(Out.find("template <bool distwar_dynamic_tiles, int C, "
-                     "typename T = float>"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("::distwar::tileLaunch(k<true, 3>, 4, 32, 0, 0);"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("distwar_launch0.dynamic() ? k<true, 3> : "
-                     "k<false, 3>;"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find(" distwar_kernel0<<<"), std::string::npos) << Out;
+  EXPECT_TRUE(has(Out, "template <bool distwar_dynamic_tiles, int C, "
+                       "typename T = float>"));
+  EXPECT_TRUE(has(Out, "::distwar::tileLaunch(k<true, 3>, 4, 32, 0, 0);"));
+  EXPECT_TRUE(has(Out, "distwar_launch0.dynamic() ? k<true, 3> : "
+                       "k<false, 3>;"));
+  EXPECT_TRUE(has(Out, " distwar_kernel0<<<"));
 }
 
 TEST(TileEdits, ALaunchTakingADefaultArgumentRunsTheDynamicInstance) {
@@ -133,10 +118,8 @@ TEST(TileEdits, ALaunchTakingADefaultArgumentRunsTheDynamicInstance) {
 void run(float *v) { k<<<4, 32>>>(v); }
 )cu");
   EXPECT_EQ(Out.find("distwar_kernel0"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("k<true><<<distwar_launch0.grid"), std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("TileCursor<distwar_dynamic_tiles>"), std::string::npos)
-      << Out;
+  EXPECT_TRUE(has(Out, "k<true><<<distwar_launch0.grid"));
+  EXPECT_TRUE(has(Out, "TileCursor<distwar_dynamic_tiles>"));
 }
 
 TEST(TileEdits, AKernelOfCLinkageKeepsOneInstance) {
@@ -146,13 +129,9 @@ TEST(TileEdits, AKernelOfCLinkageKeepsOneInstance) {
 void run(float *v) { k<<<4, 32>>>(v); }
 )cu");
   EXPECT_EQ(Out.find("template <bool"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("::distwar::TileCursor<true> distwar_tile_cursor"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("::distwar::tileLaunch(k, 4, 32, 0, 0);"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find(" k<<<distwar_launch0.grid"), std::string::npos) << Out;
+  EXPECT_TRUE(has(Out, "::distwar::TileCursor<true> distwar_tile_cursor"));
+  EXPECT_TRUE(has(Out, "::distwar::tileLaunch(k, 4, 32, 0, 0);"));
+  EXPECT_TRUE(has(Out, " k<<<distwar_launch0.grid"));
 }
 
 TEST(TileEdits, NothingBalancedNoEdit) {
@@ -193,20 +172,14 @@ TEST_F(TileEditsTree, AHeadersKernelIsEditedThereItsLaunchWhereItIs) {
     EXPECT_TRUE(
         llvm::StringRef(HeaderOut).starts_with("#include <distwar/tiles.cuh>"))
         << HeaderOut;
-    EXPECT_NE(HeaderOut.find("#line 1 \"blur.cuh\"\n#pragma once"),
-              std::string::npos)
-        << HeaderOut;
-    EXPECT_NE(HeaderOut.find("blur(::distwar::TileQueue *distwar_queue"),
-              std::string::npos)
-        << HeaderOut;
-    EXPECT_NE(HeaderOut.find("v[distwar_blockIdx.x] = 0;"), std::string::npos)
-        << HeaderOut;
+    EXPECT_TRUE(has(HeaderOut, "#line 1 \"blur.cuh\"\n#pragma once"));
+    EXPECT_TRUE(has(HeaderOut, "blur(::distwar::TileQueue *distwar_queue"));
+    EXPECT_TRUE(has(HeaderOut, "v[distwar_blockIdx.x] = 0;"));
     std::string MainOut = llvm::cantFail(clang::tooling::applyAllReplacements(
         Main, (*Edits)[P.Ctx.getSourceManager().getMainFileID()]));
-    EXPECT_NE(MainOut.find("#line 1 \"k.cu\""), std::string::npos) << MainOut;
-    EXPECT_NE(MainOut.find("::distwar::tileLaunch(blur<true>, 4, 32, 0, 0);"),
-              std::string::npos)
-        << MainOut;
+    EXPECT_TRUE(has(MainOut, "#line 1 \"k.cu\""));
+    EXPECT_TRUE(
+        has(MainOut, "::distwar::tileLaunch(blur<true>, 4, 32, 0, 0);"));
   });
 }
 
