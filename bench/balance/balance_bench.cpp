@@ -23,6 +23,7 @@
 // of tile mode run on those launches), and its choice of mode is reported.
 #include "common/BenchDriver.h"
 #include "gaussians_balance.h"
+#include "headroom.h"
 #include "kernel_resources.h"
 #include "tiles.h"
 
@@ -235,6 +236,24 @@ std::string tileModeJson() {
   return out;
 }
 
+// The work model of headroom.h on the original forward's outputs in \p d,
+// the device running \p blocksPerSM blocks on each of its SMs.
+dwk_bench::Headroom headroomOf(const GaussianDeviceScene &d, int blocksPerSM) {
+  int device = 0, sms = 0;
+  DWK_CHECK(cudaGetDevice(&device));
+  DWK_CHECK(
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::vector<uint2> ranges = d.bins.ranges.download();
+  std::vector<uint32_t> begin, end;
+  for (const uint2 &r : ranges) {
+    begin.push_back(r.x);
+    end.push_back(r.y);
+  }
+  return dwk_bench::forwardHeadroom(begin, end, d.final_T.download(),
+                                    d.n_contrib.download(), d.W, d.H, BLOCK_X,
+                                    BLOCK_Y, sms * std::max(1, blocksPerSM));
+}
+
 // One preset: the forward kernels, then the backward kernels (on the
 // original forward's outputs, without the depth loss, as distwar_bench).
 std::string benchCase(const std::string &preset, uint64_t seed, int reps,
@@ -326,6 +345,18 @@ std::string benchCase(const std::string &preset, uint64_t seed, int reps,
          << ", \"tuned_report\": " << launcher.report() << "}";
   }
   printResources(resources);
+  const dwk_bench::LaunchResources &original = resources.front().second;
+  const dwk_bench::Headroom room = headroomOf(
+      d, original.kernels.empty() ? 1 : original.kernels.front().blocksPerSM);
+  std::printf("  headroom (work model, forward): dynamic tiles heaviest first "
+              "%.2fx; bound for whole tiles %.2fx, for every lane busy "
+              "%.2fx\n",
+              room.inOrder / room.heavyFirst, room.inOrder / room.wholeTiles,
+              room.inOrder / room.everyLane);
+  json << ", \"headroom\": {\"in_order\": " << room.inOrder
+       << ", \"heavy_first\": " << room.heavyFirst
+       << ", \"whole_tiles\": " << room.wholeTiles
+       << ", \"every_lane\": " << room.everyLane << "}";
   for (const std::string &line : distwar::tileModeReport())
     std::printf("  tile mode: %s\n", line.c_str());
   json << ", \"resources\": " << resourcesJson(resources)
