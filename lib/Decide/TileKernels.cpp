@@ -59,6 +59,12 @@ public:
       return true;
     const FunctionDecl *Canon = kernelNamed(F);
     FileID File = SM.getFileID(SM.getExpansionLoc(F->getLocation()));
+    // An explicit specialization is another declaration of its template,
+    // whose parameters it must keep matching.
+    if (F->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
+      ++OtherDeclarations[Canon];
+      return true;
+    }
     if (F->doesThisDeclarationHaveABody() && Files.isUserFile(File))
       Kernels.push_back({F, Files.writable(File)});
     else if (!F->isImplicit())
@@ -334,12 +340,14 @@ static TileKernelPlan planKernel(ASTContext &Ctx, const TileFiles &Files,
   // What Clang could not parse first: the analyses below read the AST.
   if (Errors)
     Plan.Why = Errors->verdict(Kernel, Refs);
-  if (Plan.Why == Reason::None)
-    Plan.Why = planBody(Ctx, Kernel, Plan);
+  // Another declaration first: the analyses would read its body as one of
+  // the kernel's instances.
   if (Plan.Why == Reason::None && OtherDeclarations)
     Plan.Why =
         refusal(Ctx.getSourceManager(), Reason::TileLaunch,
                 Kernel->getLocation(), "the kernel is declared elsewhere too");
+  if (Plan.Why == Reason::None)
+    Plan.Why = planBody(Ctx, Kernel, Plan);
   if (Plan.Why == Reason::None)
     Plan.Why = planLaunches(Ctx, Files, Refs, Plan);
   if (Plan.Why != Reason::None) {

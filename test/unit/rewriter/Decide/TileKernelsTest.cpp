@@ -109,6 +109,21 @@ TEST(TileKernels, ALaunchMustNameOneInstanceOfTheKernel) {
   EXPECT_FALSE(WithDefault.Launches.at(0).ChoosesInstance);
 }
 
+TEST(TileKernels, AnExplicitSpecializationKeepsItsTemplateAsWritten) {
+  // Its parameters must match its template's: neither may change.
+  Parsed P = parse(R"cu(
+    template <int C> __global__ void k(float *v) { v[blockIdx.x] = C; }
+    template <> __global__ void k<2>(float *v) { v[blockIdx.x * 2] = 7; }
+    void run(float *v) {
+      k<1><<<4, 32>>>(v);
+      k<2><<<4, 32>>>(v);
+    })cu");
+  const TilePlan Plan = planTiles(P.context());
+  ASSERT_EQ(Plan.Kernels.size(), 1u);
+  EXPECT_FALSE(Plan.Kernels.front().balanced());
+  EXPECT_EQ(Plan.Kernels.front().Why.Code, Reason::TileLaunch);
+}
+
 TEST(TileKernels, NothingToBalanceAlreadyBalancedAndOurNames) {
   Parsed P = parse(R"cu(
     namespace distwar { struct TileQueue; }
