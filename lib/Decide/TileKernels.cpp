@@ -72,9 +72,19 @@ public:
     return true;
   }
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *T) {
-    if (!T->isThisDeclarationADefinition() &&
-        T->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+    if (!T->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+      return true;
+    if (!T->isThisDeclarationADefinition())
       ++OtherDeclarations[kernelNamed(T)];
+    // An explicit instantiation names the kernel's parameters as well; it
+    // has no node of its own in the translation unit.
+    if (T->isThisDeclarationADefinition())
+      for (const FunctionDecl *S : T->specializations()) {
+        TemplateSpecializationKind K = S->getTemplateSpecializationKind();
+        if (K == TSK_ExplicitInstantiationDeclaration ||
+            K == TSK_ExplicitInstantiationDefinition)
+          ++OtherDeclarations[kernelNamed(T)];
+      }
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {

@@ -124,6 +124,14 @@ TEST(TileKernels, AnExplicitSpecializationKeepsItsTemplateAsWritten) {
   EXPECT_EQ(Plan.Kernels.front().Why.Code, Reason::TileLaunch);
 }
 
+TEST(TileKernels, AnExplicitInstantiationKeepsItsTemplateAsWritten) {
+  Parsed P = parse(R"cu(
+    template <int C> __global__ void k(float *v) { v[blockIdx.x] = C; }
+    template __global__ void k<3>(float *v);
+    void run(float *v) { k<1><<<4, 32>>>(v); })cu");
+  EXPECT_EQ(planOf(P, "k").Why.Code, Reason::TileLaunch);
+}
+
 TEST(TileKernels, NothingToBalanceAlreadyBalancedAndOurNames) {
   Parsed P = parse(R"cu(
     namespace distwar { struct TileQueue; }
