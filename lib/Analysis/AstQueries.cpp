@@ -43,6 +43,23 @@ std::optional<ReasonPlace> presumedPlaceAt(const SourceManager &SM,
   return P;
 }
 
+std::optional<WrittenTemplateArgs> writtenTemplateArgs(const Expr *Name) {
+  // DeclRefExpr and OverloadExpr spell their names alike, with no base.
+  auto Of = [](const auto *E) {
+    WrittenTemplateArgs W;
+    W.Angles = E->hasExplicitTemplateArgs();
+    W.Count = E->getNumTemplateArgs();
+    W.LAngle = E->getLAngleLoc();
+    W.NameEnd = E->getNameInfo().getEndLoc();
+    return W;
+  };
+  if (const auto *D = dyn_cast<DeclRefExpr>(Name))
+    return Of(D);
+  if (const auto *O = dyn_cast<OverloadExpr>(Name))
+    return Of(O);
+  return std::nullopt;
+}
+
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // A whole macro argument or a whole invocation maps back to its text in

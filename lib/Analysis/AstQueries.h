@@ -87,6 +87,22 @@ std::optional<ReasonPlace> presumedPlaceAt(const clang::SourceManager &SM,
 /// outside macro bodies.
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// How a function's name spells its template arguments.
+struct WrittenTemplateArgs {
+  /// Whether the name has `<...>` (possibly empty).
+  bool Angles = false;
+  /// The arguments written between them.
+  unsigned Count = 0;
+  /// The `<`, when written.
+  clang::SourceLocation LAngle;
+  /// The name's last token (before any `<`).
+  clang::SourceLocation NameEnd;
+};
+
+/// The template arguments \p Name (a DeclRefExpr or an OverloadExpr)
+/// writes; none for any other expression.
+std::optional<WrittenTemplateArgs> writtenTemplateArgs(const clang::Expr *Name);
+
 /// The returns of \p Body, outside the lambdas in it.
 std::vector<const clang::ReturnStmt *> returnsOf(const clang::Stmt *Body);
 

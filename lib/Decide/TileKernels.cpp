@@ -57,14 +57,12 @@ public:
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->hasAttr<CUDAGlobalAttr>() || F->isTemplateInstantiation())
       return true;
+    // Not a kernel of its own: VisitFunctionTemplateDecl counts it as
+    // another declaration of its template.
+    if (F->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+      return true;
     const FunctionDecl *Canon = kernelNamed(F);
     FileID File = SM.getFileID(SM.getExpansionLoc(F->getLocation()));
-    // An explicit specialization is another declaration of its template,
-    // whose parameters it must keep matching.
-    if (F->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
-      ++OtherDeclarations[Canon];
-      return true;
-    }
     if (F->doesThisDeclarationHaveABody() && Files.isUserFile(File))
       Kernels.push_back({F, Files.writable(File)});
     else if (!F->isImplicit())
@@ -74,17 +72,16 @@ public:
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *T) {
     if (!T->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
       return true;
-    if (!T->isThisDeclarationADefinition())
-      ++OtherDeclarations[kernelNamed(T)];
-    // An explicit instantiation names the kernel's parameters as well; it
-    // has no node of its own in the translation unit.
-    if (T->isThisDeclarationADefinition())
-      for (const FunctionDecl *S : T->specializations()) {
-        TemplateSpecializationKind K = S->getTemplateSpecializationKind();
-        if (K == TSK_ExplicitInstantiationDeclaration ||
-            K == TSK_ExplicitInstantiationDefinition)
-          ++OtherDeclarations[kernelNamed(T)];
-      }
+    unsigned &Others = OtherDeclarations[kernelNamed(T)];
+    if (!T->isThisDeclarationADefinition()) {
+      ++Others;
+      return true;
+    }
+    // An explicit specialization or instantiation names the kernel's
+    // parameters as well, and must keep matching them.
+    for (const FunctionDecl *S : T->specializations())
+      Others += isTemplateExplicitInstantiationOrSpecialization(
+          S->getTemplateSpecializationKind());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
@@ -272,14 +269,10 @@ static bool hasDefault(const NamedDecl *P) {
 static const char *whyNoInstanceNamed(const FunctionDecl *Kernel,
                                       const CUDAKernelCallExpr *Launch,
                                       const Expr *Callee) {
-  unsigned Written = 0;
-  if (const auto *D = dyn_cast<DeclRefExpr>(Callee))
-    Written = D->getNumTemplateArgs();
-  else if (const auto *O = dyn_cast<OverloadExpr>(Callee))
-    Written = O->getNumTemplateArgs();
-  if (Launch->getCallee()->IgnoreParenImpCasts() != Callee ||
-      !isa<DeclRefExpr, OverloadExpr>(Callee))
+  std::optional<WrittenTemplateArgs> Args = writtenTemplateArgs(Callee);
+  if (!Args || Launch->getCallee()->IgnoreParenImpCasts() != Callee)
     return "this launch names the kernel through an expression";
+  const unsigned Written = Args->Count;
   if (!Kernel->getDeclContext()
            ->getRedeclContext()
            ->lookup(Kernel->getDeclName())

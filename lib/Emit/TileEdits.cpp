@@ -1,6 +1,7 @@
 //===- TileEdits.cpp - the text of --balance=tiles ------------------------===//
 
 #include "Emit/TileEdits.h"
+#include "Analysis/AstQueries.h"
 #include "Parse/SourcePaths.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -174,17 +175,16 @@ static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
   return llvm::Error::success();
 }
 
-/// Where the mode goes in \p Callee's text: after `<` when it has
-/// template arguments (the mode's `M, ` then), else after the name (`<M>`).
-static std::pair<SourceLocation, bool> modeArgumentPlace(const Expr *Callee) {
-  if (const auto *D = dyn_cast<DeclRefExpr>(Callee))
-    return D->hasExplicitTemplateArgs()
-               ? std::pair(D->getLAngleLoc(), true)
-               : std::pair(D->getNameInfo().getEndLoc(), false);
-  const auto *O = cast<OverloadExpr>(Callee);
-  return O->hasExplicitTemplateArgs()
-             ? std::pair(O->getLAngleLoc(), true)
-             : std::pair(O->getNameInfo().getEndLoc(), false);
+/// Where the mode goes in \p Callee's text, and its text there for mode
+/// \p Mode: `M, ` after `<` before written arguments, `M` between empty
+/// ones, `<M>` after a name without them.
+static std::pair<SourceLocation, std::string>
+modeArgument(const Expr *Callee, llvm::StringRef Mode) {
+  std::optional<WrittenTemplateArgs> Args = writtenTemplateArgs(Callee);
+  assert(Args && "TileKernels took launches that name the kernel");
+  if (!Args->Angles)
+    return {Args->NameEnd, ("<" + Mode + ">").str()};
+  return {Args->LAngle, Args->Count ? (Mode + ", ").str() : Mode.str()};
 }
 
 /// The launch's callee as written with the mode \p Mode as the kernel's
@@ -194,12 +194,11 @@ static std::string calleeWithMode(const TileEditList &L,
                                   llvm::StringRef Mode) {
   const Expr *Callee = Launch.Call->getCallee();
   auto [Begin, End] = L.rangeOf(Callee);
-  auto [Place, HasArgs] = modeArgumentPlace(Launch.Callee);
+  auto [Place, Argument] = modeArgument(Launch.Callee, Mode);
   unsigned At = L.endOfToken(Place);
   assert(Begin <= At && At <= End && "the kernel's name lies in the callee");
   std::string Text = L.Text.substr(Begin, End - Begin).str();
-  Text.insert(At - Begin,
-              HasArgs ? (Mode + ", ").str() : ("<" + Mode + ">").str());
+  Text.insert(At - Begin, Argument);
   return Text;
 }
 
@@ -211,8 +210,8 @@ static llvm::Error calleeEdit(TileEditList &L, const TileLaunchPlan &Launch,
     auto [Begin, End] = L.rangeOf(Launch.Callee);
     return L.replace(Begin, End, Pointer);
   }
-  auto [Place, HasArgs] = modeArgumentPlace(Launch.Callee);
-  return L.add(L.endOfToken(Place), 0, HasArgs ? "true, " : "<true>");
+  auto [Place, Argument] = modeArgument(Launch.Callee, "true");
+  return L.add(L.endOfToken(Place), 0, Argument);
 }
 
 /// A launch in its block, sized by distwar::tileLaunch.

@@ -109,6 +109,15 @@ void run(float *v) { k<3><<<4, 32>>>(v); }
   EXPECT_TRUE(has(Out, " distwar_kernel0<<<"));
 }
 
+TEST(TileEdits, EmptyTemplateArgumentsTakeTheModeAlone) {
+  std::string Out = balanced(R"cu(template <int C = 2>
+__global__ void k(float *v) { v[blockIdx.x] = C; }
+void run(float *v) { k<><<<4, 32>>>(v); }
+)cu");
+  EXPECT_TRUE(has(Out, "::distwar::tileLaunch(k<true>, 4, 32, 0, 0);"));
+  EXPECT_TRUE(has(Out, "distwar_launch0.dynamic() ? k<true> : k<false>;"));
+}
+
 TEST(TileEdits, ALaunchTakingADefaultArgumentRunsTheDynamicInstance) {
   // A pointer to the kernel has no default arguments: the launch names
   // k<true>, whose loop runs one tile per block when given no pool.
