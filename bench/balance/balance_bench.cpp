@@ -243,13 +243,10 @@ dwk_bench::Headroom headroomOf(const GaussianDeviceScene &d, int blocksPerSM) {
   DWK_CHECK(cudaGetDevice(&device));
   DWK_CHECK(
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::vector<uint2> ranges = d.bins.ranges.download();
-  std::vector<uint32_t> begin, end;
-  for (const uint2 &r : ranges) {
-    begin.push_back(r.x);
-    end.push_back(r.y);
-  }
-  return dwk_bench::forwardHeadroom(begin, end, d.final_T.download(),
+  std::vector<uint32_t> lengths;
+  for (const uint2 &r : d.bins.ranges.download())
+    lengths.push_back(r.y - r.x);
+  return dwk_bench::forwardHeadroom(lengths, d.final_T.download(),
                                     d.n_contrib.download(), d.W, d.H, BLOCK_X,
                                     BLOCK_Y, sms * std::max(1, blocksPerSM));
 }

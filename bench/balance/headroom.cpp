@@ -40,23 +40,21 @@ double makespan(const std::vector<double> &costs, int slots) {
 
 } // namespace
 
-Headroom forwardHeadroom(const std::vector<uint32_t> &rangeBegin,
-                         const std::vector<uint32_t> &rangeEnd,
+Headroom forwardHeadroom(const std::vector<uint32_t> &listLengths,
                          const std::vector<float> &finalT,
                          const std::vector<uint32_t> &nContrib, int width,
                          int height, int tileW, int tileH, int slots) {
   const int across = (width + tileW - 1) / tileW;
   const int down = (height + tileH - 1) / tileH;
-  assert(rangeBegin.size() == size_t(across) * down &&
-         rangeEnd.size() == rangeBegin.size() && "one range per tile");
-  std::vector<double> tiles(rangeBegin.size(), 0.0);
+  assert(listLengths.size() == size_t(across) * down && "one list per tile");
+  std::vector<double> tiles(listLengths.size(), 0.0);
   double pixelWork = 0;
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) {
       const size_t tile = size_t(y / tileH) * across + x / tileW;
       const size_t pixel = size_t(y) * width + x;
-      const double walk = pixelWalk(finalT[pixel], nContrib[pixel],
-                                    rangeEnd[tile] - rangeBegin[tile]);
+      const double walk =
+          pixelWalk(finalT[pixel], nContrib[pixel], listLengths[tile]);
       tiles[tile] = std::max(tiles[tile], walk);
       pixelWork += walk;
     }

@@ -33,12 +33,11 @@ struct Headroom {
   double inOrder = 0, heavyFirst = 0, wholeTiles = 0, everyLane = 0;
 };
 
-/// The model on one frame: \p ranges the tiles' list spans (tiles
+/// The model on one frame: \p listLengths the tiles' list lengths (tiles
 /// row-major, \p tileW x \p tileH pixels each), \p finalT and \p nContrib
 /// the original forward's per-pixel outputs over a \p width x \p height
 /// image, \p slots the blocks the device runs at once.
-Headroom forwardHeadroom(const std::vector<uint32_t> &rangeBegin,
-                         const std::vector<uint32_t> &rangeEnd,
+Headroom forwardHeadroom(const std::vector<uint32_t> &listLengths,
                          const std::vector<float> &finalT,
                          const std::vector<uint32_t> &nContrib, int width,
                          int height, int tileW, int tileH, int slots);
