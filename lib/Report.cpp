@@ -87,6 +87,11 @@ std::string renderTextReport(llvm::ArrayRef<FileReport> Files) {
          << (K.Why == Reason::None ? "balanced across tiles" : "not balanced");
       if (K.Launches)
         OS << ", " << K.Launches << " launch(es) wrapped";
+      if (K.OrderedLaunches)
+        OS << ", " << K.OrderedLaunches
+           << " drawing the heaviest tiles first (the trip count of the loop "
+              "at line "
+           << K.CostLine << ")";
       writeReason(OS, K.Why);
       OS << "\n";
     }
@@ -173,6 +178,10 @@ std::string renderJsonReport(llvm::ArrayRef<FileReport> Files) {
                            {"launches", K.Launches}};
       if (!K.File.empty())
         O["file"] = K.File;
+      if (K.OrderedLaunches) {
+        O["ordered_launches"] = K.OrderedLaunches;
+        O["cost_loop_line"] = K.CostLine;
+      }
       addReason(O, K.Why);
       Kernels.push_back(std::move(O));
     }

@@ -33,6 +33,13 @@ static std::vector<KernelRecord> kernelRecords(const SourceManager &SM,
     R.Decision = K.balanced() ? "balanced" : "unchanged";
     R.Why = K.Why;
     R.Launches = K.balanced() ? K.Launches.size() : 0;
+    R.OrderedLaunches = llvm::count_if(
+        K.Launches, [](const TileLaunchPlan &L) { return L.Ordered; });
+    if (K.Cost && R.OrderedLaunches) {
+      PresumedLoc Loop =
+          SM.getPresumedLoc(SM.getExpansionLoc(K.Cost->Loop->getBeginLoc()));
+      R.CostLine = Loop.isValid() ? Loop.getLine() : 0;
+    }
     Out.push_back(std::move(R));
   }
   return Out;

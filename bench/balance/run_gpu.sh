@@ -41,6 +41,14 @@ status=0
 if [ ${#tool_tests[@]} -gt 0 ]; then
   "$build/test/gpu/kernels/distwar_tiles_gpu_test" >"$out/tool-tiles.log" 2>&1 || status=1
   echo "tool tiles: $(grep -E 'passed, ' "$out/tool-tiles.log" | tail -1)"
+  # Without tuning every launch draws its tiles dynamically: heaviest first
+  # where the tool wrote a cost kernel.
+  DISTWAR_AUTOTUNE=0 "$build/test/gpu/kernels/distwar_tiles_gpu_test" \
+    >"$out/tool-tiles-dynamic.log" 2>&1 || status=1
+  echo "tool tiles, dynamic: $(grep -E 'passed, ' "$out/tool-tiles-dynamic.log" | tail -1)"
+  DISTWAR_AUTOTUNE=0 "$sanitizer" --tool memcheck --error-exitcode 99 \
+    "$build/test/gpu/kernels/distwar_tiles_gpu_test" --small >"$out/tool-tiles-memcheck.log" 2>&1 || status=1
+  echo "tool tiles, dynamic, memcheck: $(grep -E 'ERROR SUMMARY' "$out/tool-tiles-memcheck.log")"
 fi
 "$build/test/gpu/runtime/distwar_tiles_gputest" >"$out/tiles.log" 2>&1 || status=1
 "$build/test/gpu/runtime/distwar_variant_launch_gputest" >>"$out/tiles.log" 2>&1 || status=1

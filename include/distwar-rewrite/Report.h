@@ -57,6 +57,10 @@ struct KernelRecord {
   std::string Decision; ///< "balanced" or "unchanged"
   Verdict Why;          ///< why unchanged, and where
   unsigned Launches = 0; ///< launch statements wrapped
+  /// Of those, the launches that draw the tiles heaviest first, by the
+  /// trip count of the loop at line CostLine.
+  unsigned OrderedLaunches = 0;
+  unsigned CostLine = 0;
 };
 
 struct FileReport {

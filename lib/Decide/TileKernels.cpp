@@ -2,6 +2,7 @@
 
 #include "Decide/TileKernels.h"
 #include "Analysis/AstQueries.h"
+#include "Decide/TileCosts.h"
 #include "Decide/TileSafety.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -20,6 +21,7 @@ bool isTileRewriteName(llvm::StringRef Name) {
          Name == "distwar_grid" || Name == "distwar_tile" ||
          Name == "distwar_blockIdx" || Name == "distwar_tile_cursor" ||
          Name == "distwar_tile_end" || Name == "distwar_dynamic_tiles" ||
+         Name == "distwar_costs" || Name.starts_with("distwar_tile_costs") ||
          Name.starts_with("distwar_launch") ||
          Name.starts_with("distwar_kernel");
 }
@@ -329,6 +331,32 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
   return Verdict();
 }
 
+/// Whether \p Launch can draw the tiles of \p Plan heaviest first: it
+/// chooses its instance (the pointer to which gives its arguments' types),
+/// follows the kernel's definition (after which the cost kernel is
+/// defined), and its arguments' text can be moved to declarations of
+/// their own.
+static bool canOrder(const SourceManager &SM, const TileKernelPlan &Plan,
+                     const TileLaunchPlan &Launch) {
+  if (!Launch.ChoosesInstance ||
+      !SM.isBeforeInTranslationUnit(Plan.Kernel->getBody()->getEndLoc(),
+                                    Launch.Call->getBeginLoc()))
+    return false;
+  return llvm::all_of(Launch.Call->arguments(), [&](const Expr *Arg) {
+    return isMovableText(SM, Arg->getSourceRange());
+  });
+}
+
+/// The order of \p Plan's tiles: its cost, and which launches draw them
+/// heaviest first.
+static void planOrder(ASTContext &Ctx, TileKernelPlan &Plan) {
+  Plan.Cost = findTileCost(Ctx, Plan);
+  if (!Plan.Cost)
+    return;
+  for (TileLaunchPlan &Launch : Plan.Launches)
+    Launch.Ordered = canOrder(Ctx.getSourceManager(), Plan, Launch);
+}
+
 /// The plan of one kernel of a file the pass writes: its reason, or its
 /// uses and launches.
 static TileKernelPlan planKernel(ASTContext &Ctx, const TileFiles &Files,
@@ -353,6 +381,8 @@ static TileKernelPlan planKernel(ASTContext &Ctx, const TileFiles &Files,
     Plan.Why = planBody(Ctx, Kernel, Plan);
   if (Plan.Why == Reason::None)
     Plan.Why = planLaunches(Ctx, Files, Refs, Plan);
+  if (Plan.Why == Reason::None)
+    planOrder(Ctx, Plan);
   if (Plan.Why != Reason::None) {
     // A kernel left as written has nothing for the edits.
     Plan.Uses.clear();

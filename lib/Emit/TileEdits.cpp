@@ -71,9 +71,23 @@ public:
   }
   /// The offsets [begin, end) of \p E's text as written.
   std::pair<unsigned, unsigned> rangeOf(const Expr *E) const {
-    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+    return rangeOf(E->getSourceRange());
+  }
+  std::pair<unsigned, unsigned> rangeOf(SourceRange Range) const {
+    CharSourceRange R = SM.getExpansionRange(Range);
     return {offset(R.getBegin()),
             R.isTokenRange() ? endOfToken(R.getEnd()) : offset(R.getEnd())};
+  }
+  /// The text of \p Range, to be inserted elsewhere: on one line in the
+  /// compact form (TileCosts checked that it holds no comment).
+  std::string movedText(SourceRange Range) const {
+    auto [Begin, End] = rangeOf(Range);
+    return oneLineIfCompact(Text.substr(Begin, End - Begin).str());
+  }
+  std::string oneLineIfCompact(std::string Moved) const {
+    if (Break == " ")
+      std::replace(Moved.begin(), Moved.end(), '\n', ' ');
+    return Moved;
   }
 
   ASTContext &Ctx;
@@ -175,6 +189,70 @@ static llvm::Error kernelEdits(TileEditList &L, const TileKernelPlan &K) {
   return llvm::Error::success();
 }
 
+/// The text of \p Range in \p K's body with its reads of the block's place
+/// replaced as the body's are.
+static std::string tileText(const TileEditList &L, const TileKernelPlan &K,
+                            SourceRange Range) {
+  auto [Begin, End] = L.rangeOf(Range);
+  std::map<unsigned, std::pair<unsigned, const char *>> Replaced;
+  for (const BlockIndexUse &U : K.Uses) {
+    unsigned UseBegin = L.offset(U.E->getBeginLoc());
+    if (UseBegin >= Begin && UseBegin < End)
+      Replaced[UseBegin] = {L.endOfToken(U.E->getEndLoc()),
+                            replacementOf(U.What)};
+  }
+  std::string Out;
+  unsigned At = Begin;
+  for (const auto &[UseBegin, Use] : Replaced) {
+    assert(UseBegin >= At && Use.first <= End && "uses do not overlap");
+    Out += L.Text.substr(At, UseBegin - At);
+    Out += Use.second;
+    At = Use.first;
+  }
+  Out += L.Text.substr(At, End - At);
+  return L.oneLineIfCompact(std::move(Out));
+}
+
+/// The name of \p Kernel's cost kernel.
+static std::string costKernelName(const FunctionDecl *Kernel) {
+  return "distwar_tile_costs_" + Kernel->getNameAsString();
+}
+
+/// The cost kernel of \p K, after its definition: one thread per tile
+/// runs the declarations of the body that the trip count of its loop reads
+/// (TileCosts.h), and writes the count as the tile's cost.
+static llvm::Error costKernelEdit(TileEditList &L, const TileKernelPlan &K) {
+  assert(K.Cost && "a kernel with launches in order has a cost");
+  const FunctionDecl *F = K.Kernel;
+  const std::string &B = L.Break;
+  std::string Text = B;
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
+    Text += L.movedText(T->getTemplateParameters()->getSourceRange()) + B;
+  Text += "static __global__ void " + costKernelName(F) +
+          "(unsigned *distwar_costs, unsigned distwar_tiles, "
+          "dim3 distwar_grid";
+  if (F->getNumParams())
+    Text +=
+        ", " +
+        L.movedText(SourceRange(
+            F->getParamDecl(0)->getSourceRange().getBegin(),
+            F->getParamDecl(F->getNumParams() - 1)->getSourceRange().getEnd()));
+  Text += ") {" + B +
+          "const unsigned distwar_tile = blockIdx.x * blockDim.x + "
+          "threadIdx.x;" +
+          B + "if (distwar_tile >= distwar_tiles)" + B + "return;" + B +
+          "const uint3 distwar_blockIdx = "
+          "::distwar::tileIndex(distwar_tile, distwar_grid);" +
+          B;
+  for (const DeclStmt *D : K.Cost->Decls)
+    Text += tileText(L, K, D->getSourceRange()) + B;
+  Text += "distwar_costs[distwar_tile] = ::distwar::tileCost(" +
+          tileText(L, K, K.Cost->Start->getSourceRange()) + ", " +
+          tileText(L, K, K.Cost->Bound->getSourceRange()) + ");" + B + "}";
+  const auto *Body = cast<CompoundStmt>(F->getBody());
+  return L.add(L.endOfToken(Body->getRBracLoc()), 0, Text);
+}
+
 /// Where the mode goes in \p Callee's text, and its text there for mode
 /// \p Mode: `M, ` after `<` before written arguments, `M` between empty
 /// ones, `<M>` after a name without them.
@@ -214,6 +292,53 @@ static llvm::Error calleeEdit(TileEditList &L, const TileLaunchPlan &Launch,
   return L.add(L.endOfToken(Place), 0, Argument);
 }
 
+/// The launch's callee as written, naming the cost kernel (the same
+/// template arguments, no mode).
+static std::string costCallee(const TileEditList &L, const TileKernelPlan &Plan,
+                              const TileLaunchPlan &Launch) {
+  auto [Begin, End] = L.rangeOf(Launch.Call->getCallee());
+  std::optional<WrittenTemplateArgs> Args = writtenTemplateArgs(Launch.Callee);
+  assert(Args && "TileKernels took launches that name the kernel");
+  unsigned NameBegin = L.offset(Args->NameEnd);
+  unsigned NameEnd = L.endOfToken(Args->NameEnd);
+  assert(Begin <= NameBegin && NameEnd <= End && "the name is the callee's");
+  return L.Text.substr(Begin, NameBegin - Begin).str() +
+         costKernelName(Plan.Kernel) +
+         L.Text.substr(NameEnd, End - NameEnd).str();
+}
+
+/// An ordered launch's arguments, each evaluated once into a variable of
+/// its parameter's type, which both the cost kernel's launch and the
+/// kernel's take; then the costs, computed and ordered when the launch
+/// draws its tiles.
+static llvm::Error
+orderedLaunchEdits(TileEditList &L, const TileKernelPlan &Plan,
+                   const TileLaunchPlan &Launch, llvm::StringRef Name,
+                   llvm::StringRef Pointer, std::string &Head) {
+  const CUDAKernelCallExpr *K = Launch.Call;
+  std::string Args;
+  for (unsigned I = 0; I < K->getNumArgs(); ++I) {
+    const Expr *A = K->getArg(I);
+    assert(!isa<CXXDefaultArgExpr>(A) && "an ordered launch writes its "
+                                         "arguments");
+    std::string Var = (Name + "_arg" + llvm::Twine(I)).str();
+    Head += "::distwar::TileKernelParam<decltype(" + Pointer.str() + "), " +
+            std::to_string(I) + "> " + Var + " = " +
+            L.movedText(A->getSourceRange()) + ";" + L.Break;
+    auto [Begin, End] = L.rangeOf(A);
+    if (llvm::Error E = L.replace(Begin, End, Var))
+      return E;
+    Args += ", " + Var;
+  }
+  Head += "if (" + Name.str() + ".ordered()) {" + L.Break +
+          costCallee(L, Plan, Launch) + "<<<" + Name.str() + ".costGrid(), " +
+          Name.str() + ".costBlock(), 0, " + Name.str() + ".stream>>>(" +
+          Name.str() + ".costs, " + Name.str() + ".tiles, " + Name.str() +
+          ".original" + Args + ");" + L.Break + Name.str() + ".orderByCost();" +
+          L.Break + "}" + L.Break;
+  return llvm::Error::success();
+}
+
 /// A launch in its block, sized by distwar::tileLaunch.
 static llvm::Error launchEdits(TileEditList &L, const TileKernelPlan &Plan,
                                const TileLaunchPlan &Launch, unsigned Index) {
@@ -230,12 +355,16 @@ static llvm::Error launchEdits(TileEditList &L, const TileKernelPlan &Plan,
   std::string Dynamic = Plan.ModeParameter ? calleeWithMode(L, Launch, "true")
                                            : L.textOf(K->getCallee());
   std::string Head = "{" + L.Break + "const ::distwar::TileLaunch " + Name +
-                     " = ::distwar::tileLaunch(" + Dynamic + Config4 + ");" +
-                     L.Break;
+                     " = ::distwar::tileLaunch(" + Dynamic + Config4 +
+                     (Launch.Ordered ? ", true" : "") + ");" + L.Break;
   if (Launch.ChoosesInstance)
     Head += "auto *const " + Pointer + " = " + Name + ".dynamic() ? " +
             Dynamic + " : " + calleeWithMode(L, Launch, "false") + ";" +
             L.Break;
+  if (Launch.Ordered)
+    if (llvm::Error E =
+            orderedLaunchEdits(L, Plan, Launch, Name, Pointer, Head))
+      return E;
   if (llvm::Error E = L.add(L.offset(K->getBeginLoc()), 0, Head))
     return E;
   if (Plan.ModeParameter)
@@ -308,6 +437,10 @@ planTileEdits(ASTContext &Ctx, const TilePlan &Plan, llvm::StringRef FilePath,
       continue;
     if (llvm::Error E = kernelEdits(ListOf(K.Kernel->getLocation()), K))
       return std::move(E);
+    if (llvm::any_of(K.Launches,
+                     [](const TileLaunchPlan &L) { return L.Ordered; }))
+      if (llvm::Error E = costKernelEdit(ListOf(K.Kernel->getLocation()), K))
+        return std::move(E);
     for (const TileLaunchPlan &Launch : K.Launches) {
       TileEditList &L = ListOf(Launch.Call->getBeginLoc());
       if (llvm::Error E = launchEdits(L, K, Launch, L.Launches++))

@@ -15,6 +15,7 @@
 #include "distwar-rewrite/Diagnostics.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include <optional>
 #include <vector>
 
 namespace distwar {
@@ -31,6 +32,23 @@ struct TileLaunchPlan {
   /// taken, its overloads resolved as written), whose loop runs one tile
   /// per block when it is given no pool.
   bool ChoosesInstance = false;
+  /// Whether it draws its tiles heaviest first when dynamic: it computes
+  /// their costs first (the kernel's TileCost, in a kernel of its own, on
+  /// its arguments evaluated once for both launches).
+  bool Ordered = false;
+};
+
+/// What a balanced kernel's tile costs (Decide/TileCosts.h): the trip count
+/// of a loop of its body, `for (v = Start; v < Bound; ...)`, and the body's
+/// declarations that Start and Bound read, which a kernel of their own runs
+/// for every tile before the launch.
+struct TileCost {
+  /// The loop.
+  const clang::ForStmt *Loop = nullptr;
+  const clang::Expr *Start = nullptr;
+  const clang::Expr *Bound = nullptr;
+  /// Statements of the body's top level, in order.
+  std::vector<const clang::DeclStmt *> Decls;
 };
 
 /// One __global__ function of the main file and what becomes of it.
@@ -52,6 +70,8 @@ struct TileKernelPlan {
   /// The returns of its body (not of lambdas in it): each ends the lane's
   /// tile instead (TileReturns proved it safe).
   std::vector<const clang::ReturnStmt *> Returns;
+  /// What its tiles cost; none: they are drawn in launch order.
+  std::optional<TileCost> Cost;
 
   bool balanced() const { return Why.Code == Reason::None; }
 };

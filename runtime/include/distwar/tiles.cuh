@@ -60,6 +60,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -68,12 +69,16 @@
 
 namespace distwar {
 
-/// The pool's state in device memory; all zero between launches.
+/// The pool's state in device memory; its counts are zero between launches.
 struct TileQueue {
   /// Tiles drawn beyond the first wave (one per block).
   unsigned int drawn;
   /// Blocks that have drawn past the last tile.
   unsigned int finished;
+  /// The tiles in the order they are drawn (a launch's costs ordered by
+  /// TileLaunch::orderByCost), or null: in launch order. Set when the pool
+  /// is made; no kernel writes it.
+  const unsigned int *order;
 };
 
 #if defined(__CUDACC__)
@@ -83,13 +88,31 @@ __device__ __forceinline__ bool isFirstThreadOfBlock() {
   return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
 }
 
-/// The next tile of the pool, for the calling thread's block.
-__device__ __forceinline__ unsigned drawTile(TileQueue *queue) {
-  return gridDim.x * gridDim.y * gridDim.z + atomicAdd(&queue->drawn, 1u);
-}
-
 __device__ __forceinline__ unsigned linearBlockIndex() {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+/// The tile drawn \p drawn-th of \p tiles: through the pool's order when it
+/// has one. Past the last tile, itself (the caller's end of the pool).
+__device__ __forceinline__ unsigned orderedTile(const TileQueue *queue,
+                                                unsigned drawn,
+                                                unsigned tiles) {
+  const unsigned *order = queue ? queue->order : nullptr;
+  return order && drawn < tiles ? order[drawn] : drawn;
+}
+
+/// The next tile of the pool, for the calling thread's block.
+__device__ __forceinline__ unsigned drawTile(TileQueue *queue,
+                                            unsigned tiles) {
+  const unsigned drawn =
+      gridDim.x * gridDim.y * gridDim.z + atomicAdd(&queue->drawn, 1u);
+  return orderedTile(queue, drawn, tiles);
+}
+
+/// The block's first tile: its own place in the pool's order.
+__device__ __forceinline__ unsigned firstTile(const TileQueue *queue,
+                                             unsigned tiles) {
+  return orderedTile(queue, linearBlockIndex(), tiles);
 }
 
 /// Called once per block by one thread, after the block's last draw: the
@@ -123,14 +146,14 @@ __device__ void forEachTile(TileQueue *queue, unsigned tiles, Body &&body) {
   // read of the previous one.
   __shared__ unsigned handOver[2];
   const bool leader = detail::isFirstThreadOfBlock();
-  unsigned tile = detail::linearBlockIndex();
+  unsigned tile = detail::firstTile(queue, tiles);
   int slot = 0;
   while (tile < tiles) {
     // Drawn before the body and stored after it: the atomic's round trip
     // overlaps the tile's work instead of stalling the first warp.
     unsigned next = tiles;
     if (leader)
-      next = detail::drawTile(queue);
+      next = detail::drawTile(queue, tiles);
     body(tile);
     if (leader)
       handOver[slot] = next;
@@ -162,7 +185,7 @@ template <bool Dynamic = true> class TileCursor {
 public:
   __device__ __forceinline__ TileCursor(TileQueue *queue, unsigned tiles)
       : queue(Dynamic ? queue : nullptr), tiles(tiles),
-        current(Dynamic ? detail::linearBlockIndex() : 0u), drawn(tiles),
+        current(Dynamic ? detail::firstTile(queue, tiles) : 0u), drawn(tiles),
         slot(0), leader(detail::isFirstThreadOfBlock()) {}
 
   /// Whether the block has a tile to run; when not, the block leaves the
@@ -172,7 +195,7 @@ public:
       return current == 0u; // the original grid: every block has its tile
     if (current < tiles) {
       if (leader && queue)
-        drawn = detail::drawTile(queue);
+        drawn = detail::drawTile(queue, tiles);
       return true;
     }
     if (leader && queue)
@@ -232,6 +255,63 @@ __device__ __forceinline__ uint3 TileCursor<Dynamic>::index(dim3 grid) const {
   // index is the tile's place.
   return Dynamic ? tileIndex(current, grid) : blockIdx;
 }
+
+/// A tile's cost as distwar-rewrite's cost kernels give it: the trip count
+/// of the kernel's loop, `for (v = start; v < bound; ...)`, 0 when it does
+/// not run, at most UINT_MAX. Only the order of the tiles depends on it.
+template <typename Start, typename Bound>
+__device__ __forceinline__ unsigned tileCost(Start start, Bound bound) {
+  const long long trips =
+      static_cast<long long>(bound) - static_cast<long long>(start);
+  return trips <= 0 ? 0u
+         : trips >= static_cast<long long>(UINT_MAX)
+             ? UINT_MAX
+             : static_cast<unsigned>(trips);
+}
+
+namespace detail {
+
+constexpr int kOrderThreads = 1024;
+/// Cost 0, then four buckets per power of two (its two bits below the
+/// highest): a tile is drawn before every tile of a quarter less cost.
+constexpr int kCostBuckets = 1 + 4 * 32;
+
+__device__ __forceinline__ int costBucket(unsigned cost) {
+  if (cost == 0)
+    return 0;
+  const int high = 31 - __clz(cost);
+  const unsigned below = high >= 2 ? cost >> (high - 2) : cost << (2 - high);
+  return 1 + 4 * high + static_cast<int>(below & 3u);
+}
+
+/// One block orders \p tiles tiles by \p costs, heaviest bucket first: a
+/// histogram, each bucket's start, then every tile placed in its bucket (in
+/// whatever order the shared atomics give: a kernel balanced across tiles
+/// computes the same whatever the order).
+template <int = 0>
+__global__ void __launch_bounds__(kOrderThreads)
+    orderTilesByCost(const unsigned *costs, unsigned tiles, unsigned *order) {
+  __shared__ unsigned count[kCostBuckets];
+  __shared__ unsigned start[kCostBuckets];
+  for (int b = threadIdx.x; b < kCostBuckets; b += blockDim.x)
+    count[b] = 0;
+  __syncthreads();
+  for (unsigned t = threadIdx.x; t < tiles; t += blockDim.x)
+    atomicAdd(&count[costBucket(costs[t])], 1u);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned sum = 0;
+    for (int b = kCostBuckets - 1; b >= 0; --b) {
+      start[b] = sum;
+      sum += count[b];
+    }
+  }
+  __syncthreads();
+  for (unsigned t = threadIdx.x; t < tiles; t += blockDim.x)
+    order[atomicAdd(&start[costBucket(costs[t])], 1u)] = t;
+}
+
+} // namespace detail
 #endif // __CUDACC__
 
 /// The grid of a persistent launch: as many blocks of `kernel` as the
@@ -310,34 +390,107 @@ private:
   TileQueue *queue = nullptr;
 };
 
-/// The pool of launches on \p stream (on the current device), made on the
-/// first launch there and kept for the program's life. The default streams
-/// are one per host thread here: with per-thread default streams two
-/// threads' launches on `0` may run at once. A stream destroyed while its
-/// launches still run, and a new one created at the same address, would
-/// share a pool: destroy streams after their work. Its first use allocates
-/// (not inside a CUDA graph's stream capture).
-inline TileQueue *streamTileQueue(cudaStream_t stream) {
+/// A pool whose tiles are drawn in an order made for each launch, and the
+/// room for it: the launch's cost of each tile (which distwar-rewrite's
+/// cost kernels write) and the order (TileLaunch::orderByCost).
+class TileOrderOwner {
+public:
+  TileOrderOwner() = default;
+  ~TileOrderOwner() {
+    cudaFree(costs);
+    cudaFree(order);
+  }
+  TileOrderOwner(const TileOrderOwner &) = delete;
+  TileOrderOwner &operator=(const TileOrderOwner &) = delete;
+
+  /// Room for \p tiles tiles, used on \p stream: a larger one waits for
+  /// the stream's work on the old one first.
+  void reserve(unsigned tiles, cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (tiles <= capacity)
+      return;
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    cudaFree(costs);
+    cudaFree(order);
+    costs = order = nullptr;
+    capacity = 0;
+    const unsigned room = std::max(tiles, 1024u);
+    check(cudaMalloc(&costs, sizeof(unsigned) * room), "cudaMalloc");
+    check(cudaMalloc(&order, sizeof(unsigned) * room), "cudaMalloc");
+    const unsigned *drawOrder = order;
+    check(cudaMemcpyAsync(&pool.get()->order, &drawOrder, sizeof drawOrder,
+                          cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    capacity = room;
+  }
+  TileQueue *queue() const { return pool.get(); }
+  unsigned *tileCosts() const { return costs; }
+  unsigned *tileOrder() const { return order; }
+  /// Empties the pool on `stream` (TileQueueOwner::reset), its order kept.
+  void reset(cudaStream_t stream) {
+    pool.reset(stream);
+    capacity = 0;
+  }
+
+private:
+  static void check(cudaError_t err, const char *what) {
+    if (err != cudaSuccess)
+      throw std::runtime_error(std::string("distwar::TileOrderOwner: ") +
+                               what + ": " + cudaGetErrorString(err));
+  }
+  TileQueueOwner pool;
+  std::mutex mutex;
+  unsigned *costs = nullptr, *order = nullptr;
+  unsigned capacity = 0;
+};
+
+namespace detail {
+
+/// The \p Owner of launches on \p stream (on the current device), made on
+/// the first launch there and kept for the program's life. The default
+/// streams are one per host thread here: with per-thread default streams
+/// two threads' launches on `0` may run at once. A stream destroyed while
+/// its launches still run, and a new one created at the same address,
+/// would share one: destroy streams after their work. Its first use
+/// allocates (not inside a CUDA graph's stream capture).
+template <typename Owner> Owner &streamOwned(cudaStream_t stream) {
   using Key = std::tuple<int, cudaStream_t, std::thread::id>;
   static std::mutex mutex;
   // Never freed: a destructor at exit may run after the CUDA context is gone.
-  static auto *queues = new std::map<Key, TileQueueOwner *>();
+  static auto *owners = new std::map<Key, Owner *>();
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess)
-    throw std::runtime_error("distwar::streamTileQueue: no CUDA device");
+    throw std::runtime_error("distwar: a tile pool needs a CUDA device");
   const bool shared = stream == nullptr || stream == cudaStreamLegacy ||
                       stream == cudaStreamPerThread;
   const Key key(device, stream,
                 shared ? std::this_thread::get_id() : std::thread::id());
   std::lock_guard<std::mutex> lock(mutex);
-  TileQueueOwner *&queue = (*queues)[key];
-  if (!queue) {
-    queue = new TileQueueOwner();
-    // The owner zeroes it on the legacy stream, which a non-blocking
+  Owner *&owner = (*owners)[key];
+  if (!owner) {
+    owner = new Owner();
+    // The owner zeroes its pool on the legacy stream, which a non-blocking
     // stream does not wait for: zero it again in the launch's order.
-    queue->reset(stream);
+    owner->reset(stream);
   }
-  return queue->get();
+  return *owner;
+}
+
+} // namespace detail
+
+/// The pool of launches on \p stream (detail::streamOwned says when it is
+/// made and shared); its tiles are drawn in launch order.
+inline TileQueue *streamTileQueue(cudaStream_t stream) {
+  return detail::streamOwned<TileQueueOwner>(stream).get();
+}
+
+/// The pool of launches on \p stream whose tiles are drawn in an order made
+/// for each launch, with room for \p tiles tiles.
+inline TileOrderOwner &streamTileOrder(cudaStream_t stream, unsigned tiles) {
+  TileOrderOwner &owner = detail::streamOwned<TileOrderOwner>(stream);
+  owner.reserve(tiles, stream);
+  return owner;
 }
 
 /// The tiles of \p grid: its blocks, which must number fewer than 2^32.
@@ -454,6 +607,11 @@ struct TileLaunch {
   TileQueue *queue;    ///< the stream's pool; null: one tile per block
   unsigned tiles;      ///< the blocks of the original grid
   dim3 original;       ///< the original grid, which gridDim reads see
+  /// Where the launch's cost kernel writes each tile's cost, for a pool
+  /// drawn heaviest first; null: the tiles are drawn in launch order.
+  unsigned *costs = nullptr;
+  /// The pool's order, which orderByCost() writes.
+  unsigned *order = nullptr;
 
   /// Without a pool, each block runs its own tile.
   TileMode mode() const {
@@ -462,6 +620,21 @@ struct TileLaunch {
   /// Whether the launch draws tiles from a pool: which instance of a kernel
   /// whose mode is a template parameter (TileCursor<Dynamic>) it launches.
   bool dynamic() const { return mode() == TileMode::kDynamic; }
+  /// Whether the tiles' costs are to be computed before the launch (into
+  /// `costs`, by a kernel of costGrid() x costBlock() threads, one per tile)
+  /// and ordered (orderByCost()), so that the heaviest are drawn first.
+  bool ordered() const { return costs != nullptr; }
+  dim3 costBlock() const { return dim3(kCostThreads); }
+  dim3 costGrid() const { return dim3((tiles + kCostThreads - 1) / kCostThreads); }
+#if defined(__CUDACC__)
+  /// Orders the tiles by the costs written, heaviest first, on the
+  /// launch's stream, for the launch that follows.
+  void orderByCost() const {
+    assert(ordered() && "a launch drawn in order has costs");
+    detail::orderTilesByCost<<<1, detail::kOrderThreads, 0, stream>>>(
+        costs, tiles, order);
+  }
+#endif
 
   TileLaunch() = default;
   TileLaunch(const TileLaunch &) = delete;
@@ -469,8 +642,8 @@ struct TileLaunch {
   TileLaunch(TileLaunch &&other) noexcept
       : grid(other.grid), block(other.block), shared(other.shared),
         stream(other.stream), queue(other.queue), tiles(other.tiles),
-        original(other.original), choice(other.choice),
-        ticket(other.ticket) {
+        original(other.original), costs(other.costs), order(other.order),
+        choice(other.choice), ticket(other.ticket) {
     other.choice = nullptr;
   }
   TileLaunch &operator=(TileLaunch &&) = delete;
@@ -490,20 +663,42 @@ struct TileLaunch {
   }
 
 private:
+  static constexpr unsigned kCostThreads = 256;
   detail::VariantState *choice = nullptr;
   VariantTicket ticket;
 };
 
+/// The type of argument \p I of a kernel balanced by distwar-rewrite
+/// --balance=tiles (counting its own parameters, after the pool's three),
+/// from a pointer to it: a launch whose arguments serve two kernels (the
+/// tiles' costs, then the tiles) evaluates each once, into a variable of
+/// this type, as the parameter would be initialised.
+template <typename Pointer, unsigned I> struct TileKernelParamOf;
+template <typename... P, unsigned I>
+struct TileKernelParamOf<void (*)(TileQueue *, unsigned, dim3, P...), I> {
+  using type = typename std::tuple_element<I, std::tuple<P...>>::type;
+};
+template <typename... P, unsigned I>
+struct TileKernelParamOf<void (*)(TileQueue *, unsigned, dim3, P...) noexcept,
+                         I> {
+  using type = typename std::tuple_element<I, std::tuple<P...>>::type;
+};
+template <typename Pointer, unsigned I>
+using TileKernelParam = typename TileKernelParamOf<
+    typename std::remove_cv<Pointer>::type, I>::type;
+
 /// The launch of \p kernel that the original launch `<<<grid, block,
 /// shared, stream>>>` becomes. An empty grid stays empty, so that the
-/// launch fails as the original did. The mode is each kernel's choice:
+/// launch fails as the original did. With \p ordered, a launch with dynamic
+/// tiles draws them heaviest first: the caller computes their costs and
+/// orders them (TileLaunch::ordered()). The mode is each kernel's choice:
 /// timed on the program's own launches (DISTWAR_AUTOTUNE,
 /// DISTWAR_AUTOTUNE_INTERVAL), dynamic tiles without tuning; its search
 /// waits while a wrapped launch searches for thresholds, so that neither
 /// times the other's candidates.
 template <typename Kernel>
 TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
-                      cudaStream_t stream) {
+                      cudaStream_t stream, bool ordered = false) {
   TileLaunch l;
   l.block = block;
   l.shared = shared;
@@ -530,7 +725,14 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
     return l;
   l.grid = dim3(cachedPersistentBlocks(
       kernel, static_cast<int>(block.x * block.y * block.z), shared, l.tiles));
-  l.queue = streamTileQueue(stream);
+  if (!ordered) {
+    l.queue = streamTileQueue(stream);
+    return l;
+  }
+  TileOrderOwner &pool = streamTileOrder(stream, l.tiles);
+  l.queue = pool.queue();
+  l.costs = pool.tileCosts();
+  l.order = pool.tileOrder();
   return l;
 }
 

@@ -14,7 +14,9 @@
 // for `return`), launched through tileLaunch again and again on a 2D grid:
 // both of the launch's modes (dynamic tiles, one tile per block) must run,
 // each tile once per launch in either, and the choice must be in the report.
-// `--small` runs a subset for compute-sanitizer.
+// Last, the same launches drawing their tiles heaviest first (a cost
+// kernel, orderByCost): each tile once per launch, the order a permutation,
+// heaviest first. `--small` runs a subset for compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 #include <distwar/tiles.cuh>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -131,7 +134,8 @@ void checkReset(gpucheck::Tally &tally) {
 /// countTiles as the rewriter writes a kernel: the mode a template
 /// parameter, the body in a TileCursor loop, blockIdx from the tile, an
 /// early `return` as a jump to the end.
-template <bool Dynamic>
+/// (`Copy`: another kernel, with a tile mode choice of its own.)
+template <bool Dynamic, int Copy = 0>
 __global__ void countCursorTiles(distwar::TileQueue *queue, unsigned tiles,
                                  dim3 grid, unsigned *counts, unsigned heavy) {
   for (distwar::TileCursor<Dynamic> cursor(queue, tiles); cursor.more();
@@ -197,6 +201,77 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
   cudaFree(counts);
 }
 
+/// A cost kernel as distwar-rewrite writes one: a thread per tile, its
+/// place from tileIndex, the cost of countCursorTiles' work there.
+__global__ void countCursorCosts(unsigned *costs, unsigned tiles, dim3 grid,
+                                 unsigned heavy) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= tiles)
+    return;
+  const uint3 index = distwar::tileIndex(t, grid);
+  const unsigned tile = index.x + grid.x * index.y;
+  costs[t] = distwar::tileCost(0, tile == heavy ? 100000 : tile % 7);
+}
+
+/// Launches drawing their tiles heaviest first: every tile still runs once
+/// per launch, and the pool's order is a permutation of the tiles, the
+/// heavy one first, then costs 6, 5, ..., 0 (each a bucket of its own).
+void checkOrderedLaunches(gpucheck::Tally &tally, int launches) {
+  const dim3 grid(37, 11);
+  const unsigned tiles = grid.x * grid.y, heavy = tiles / 3;
+  unsigned *counts = nullptr;
+  gpucheck::require(cudaMalloc(&counts, tiles * sizeof(unsigned)),
+                    "cudaMalloc");
+  gpucheck::require(cudaMemset(counts, 0, tiles * sizeof(unsigned)),
+                    "cudaMemset");
+  int ordered = 0;
+  for (int launch = 1; launch <= launches; ++launch) {
+    std::vector<unsigned> order;
+    {
+      const distwar::TileLaunch l = distwar::tileLaunch(
+          countCursorTiles<true, 1>, grid, dim3(64), 0, nullptr, true);
+      auto *const kernel = l.dynamic() ? countCursorTiles<true, 1>
+                                       : countCursorTiles<false, 1>;
+      if (l.ordered()) {
+        countCursorCosts<<<l.costGrid(), l.costBlock(), 0, l.stream>>>(
+            l.costs, l.tiles, l.original, heavy);
+        l.orderByCost();
+        ++ordered;
+      }
+      kernel<<<l.grid, l.block, l.shared, l.stream>>>(l.queue, l.tiles,
+                                                      l.original, counts,
+                                                      heavy);
+      gpucheck::require(cudaGetLastError(), "ordered tileLaunch");
+      gpucheck::waitOrDie("ordered tileLaunch");
+      if (l.ordered())
+        order = gpucheck::download(l.order, tiles);
+    }
+    const std::vector<unsigned> got = gpucheck::download(counts, tiles);
+    size_t wrong = 0;
+    for (unsigned v : got)
+      wrong += v != unsigned(launch);
+    tally.check(wrong == 0, "ordered tileLaunch, launch " +
+                                std::to_string(launch) + ": " +
+                                std::to_string(wrong) +
+                                " tiles not run exactly once per launch");
+    if (order.empty())
+      continue;
+    std::vector<int> seen(tiles, 0);
+    bool descending = order[0] == heavy;
+    for (unsigned i = 0; i < tiles; ++i) {
+      seen[order[i] < tiles ? order[i] : 0] += order[i] < tiles ? 1 : 2;
+      if (i > 0 && order[i] != heavy && order[i - 1] != heavy)
+        descending &= order[i - 1] % 7 >= order[i] % 7;
+    }
+    tally.check(std::count(seen.begin(), seen.end(), 1) == int(tiles),
+                "ordered tileLaunch: the order is not a permutation");
+    tally.check(descending,
+                "ordered tileLaunch: the order is not heaviest first");
+  }
+  tally.check(ordered > 0, "no ordered launch ran dynamic tiles");
+  cudaFree(counts);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -220,5 +295,6 @@ int main(int argc, char **argv) {
     runCase(tally, c);
   checkReset(tally);
   checkLaunchModes(tally, small ? 12 : 120);
+  checkOrderedLaunches(tally, small ? 12 : 120);
   return tally.finish();
 }
