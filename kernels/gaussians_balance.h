@@ -50,6 +50,10 @@ public:
   // binning, before any dynamic launch.
   void orderHeavyFirst(const TileBins &bins, int W, int H,
                        cudaStream_t stream, float heavyFactor = kHeavyFactor);
+  // The tiles in launch order (x fastest), none heavy: what the hardware's
+  // own block scheduler hands out, so that a persistent launch on this pool
+  // shows what the draws cost, and heaviest first what the order buys.
+  void orderAsLaunched(int W, int H, cudaStream_t stream);
 
   distwar::TileQueue *queue() const { return queue_.get(); }
   const uint32_t *order() const { return order_.data(); }

@@ -63,6 +63,15 @@ __global__ void __launch_bounds__(kOrderThreads)
         t;
 }
 
+__global__ void launchOrder(uint32_t *order, int tiles,
+                            uint32_t *heavy_tiles) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < tiles)
+    order[t] = t;
+  if (t == 0)
+    *heavy_tiles = 0;
+}
+
 } // namespace
 
 void TilePool::orderHeavyFirst(const TileBins &bins, int W, int H,
@@ -75,6 +84,16 @@ void TilePool::orderHeavyFirst(const TileBins &bins, int W, int H,
   heavy_.resize(1);
   orderTiles<<<1, kOrderThreads, 0, stream>>>(
       bins.ranges.data(), tiles, heavyFactor, order_.data(), heavy_.data());
+  DWK_CHECK(cudaGetLastError());
+}
+
+void TilePool::orderAsLaunched(int W, int H, cudaStream_t stream) {
+  const dim3 grid = tileGrid(W, H);
+  const int tiles = int(grid.x * grid.y);
+  order_.resize(tiles);
+  heavy_.resize(1);
+  launchOrder<<<(tiles + 255) / 256, 256, 0, stream>>>(order_.data(), tiles,
+                                                       heavy_.data());
   DWK_CHECK(cudaGetLastError());
 }
 
