@@ -193,7 +193,7 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
                   " times: both modes should run");
   std::string line;
   for (const std::string &l : distwar::tileModeReport())
-    if (l.find("tiles of (anonymous namespace)::countCursorTiles<true>\"") !=
+    if (l.find("tiles of (anonymous namespace)::countCursorTiles<true, 0>\"") !=
         std::string::npos)
       line = l;
   std::printf("  %s\n", line.c_str());
