@@ -13,6 +13,9 @@
 #      at a fixed threshold, trained side by side
 #
 #   examples/torch/run_gpu.sh <work dir from prepare_gpu.sh> <out dir> [iterations]
+#
+# DISTWAR_TRAIN_ARGS adds arguments to train_gaussians.py (e.g. `--profile
+# 50`: each run's kernel times per iteration, after the training).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -94,7 +97,7 @@ fi
 # 4. Training, last (its table ends the output).
 if [ "$plain_rc" -eq 0 ] && [ "$distwar_rc" -eq 0 ]; then
   python3 "$here/train_gaussians.py" --plain "$out/plain" --distwar "$out/distwar" \
-    "${tiles_args[@]}" --out "$out/train" --iterations "$iterations" >"$out/train.log" 2>&1
+    "${tiles_args[@]}" --out "$out/train" --iterations "$iterations" ${DISTWAR_TRAIN_ARGS:-} >"$out/train.log" 2>&1
   train_rc=$?
   note train "$train_rc" "$(grep -c '' "$out/train/distwar-report.jsonl" 2>/dev/null || echo no) report line(s) written at exit"
 else

@@ -24,7 +24,8 @@ other run equally often):
 DIR: a folder holding the built package diff_gaussian_rasterization/ (with
 its _C extension, `setup.py build_ext --inplace`). The scene: `--gt` random
 Gaussians in a unit ball rendered from cameras on a sphere (train and test
-views); the model starts from `--points` other random Gaussians. Writes
+views); the model starts from `--points` other random Gaussians. With
+`--clustered F`, a share F of both in a small ball inside it. Writes
 <out>/train.json (per-iteration times, PSNR), the distwar run's report
 (<out>/distwar-report.jsonl: DISTWAR_REPORT, written at exit) and prints a
 table last."""
@@ -37,6 +38,7 @@ import os
 import shutil
 import statistics
 import sys
+import time
 
 import torch
 
@@ -115,12 +117,21 @@ def cameras(count, size, device, seed, radius=3.2, fov=math.radians(50)):
     return out
 
 
-def random_gaussians(count, seed, device, scale, opacity):
-    """Parameters (before activation) of `count` Gaussians in the unit ball."""
+# Where a clustered scene's dense part lies, and its radius.
+CLUSTER_CENTRE = (0.35, -0.2, 0.1)
+CLUSTER_RADIUS = 0.15
+
+
+def random_gaussians(count, seed, device, scale, opacity, clustered=0.0):
+    """Parameters (before activation) of `count` Gaussians in the unit ball;
+    a share `clustered` of them in a small ball inside it (as a captured scene
+    has dense detail in places): some tiles' lists many times the others'."""
     g = torch.Generator().manual_seed(seed)
     direction = torch.randn(count, 3, generator=g)
     direction = direction / direction.norm(dim=1, keepdim=True)
     xyz = direction * torch.rand(count, 1, generator=g) ** (1 / 3)
+    dense = int(count * clustered)
+    xyz[:dense] = torch.tensor(CLUSTER_CENTRE) + CLUSTER_RADIUS * xyz[:dense]
     params = {
         "xyz": xyz,
         "dc": (torch.rand(count, 1, 3, generator=g) - 0.5) * 3.0,
@@ -161,15 +172,21 @@ class Run:
         self.opt = torch.optim.Adam(
             [{"params": [p], "lr": self.LR[k]} for k, p in self.params.items()], eps=1e-15)
         self.iteration_ms, self.forward_ms, self.backward_ms = [], [], []
+        self.host_ms = []
         self.losses = []
 
     def step(self, camera, target):
         e = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
         e[0].record()
+        t0 = time.perf_counter()
         loss = (render(self.module, self.params, camera) - target).abs().mean()
+        t1 = time.perf_counter()
         e[1].record()
         loss.backward()
         e[2].record()
+        # The host's time to enqueue each pass: where it exceeds the
+        # device's, the device waits.
+        self.host_ms.append((1e3 * (t1 - t0), 1e3 * (time.perf_counter() - t1)))
         self.opt.step()
         self.opt.zero_grad(set_to_none=True)
         end = torch.cuda.Event(enable_timing=True)
@@ -188,6 +205,36 @@ class Run:
     def test_psnr(self, views, targets):
         return statistics.mean(psnr(render(self.module, self.params, c), t)
                                for c, t in zip(views, targets))
+
+
+def kernel_times(runs, camera, target, iterations):
+    """Per run, the device time per iteration (microseconds, torch.profiler
+    over `iterations` more steps on one view) of all kernels and copies, and
+    of each one over 5 us (its name cut to 60 characters): where the runs'
+    times part."""
+    from torch.profiler import ProfilerActivity, profile
+    out = {}
+    for r in runs:
+        r.step(camera, target)  # one step unprofiled: nothing left pending
+        r.collect()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(iterations):
+                r.step(camera, target)
+                r.collect()
+        times = {"all": 0.0}
+        for e in prof.key_averages():
+            us = getattr(e, "device_time_total", None)
+            if us is None:
+                us = e.cuda_time_total
+            us /= iterations
+            if us <= 0:
+                continue
+            times["all"] += us
+            if us > 5:
+                name = e.key[:60]
+                times[name] = times.get(name, 0.0) + us
+        out[r.name] = times
+    return out
 
 
 def balanced_orders(n):
@@ -259,6 +306,10 @@ def main():
     ap.add_argument("--probe-iterations", type=int, default=300,
                     help="iterations of the short tuned run that picks the fixed threshold")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--clustered", type=float, default=0.0,
+                    help="the share of the Gaussians (target and model) in a small ball")
+    ap.add_argument("--profile", type=int, default=0,
+                    help="after training, profile this many more steps of each run")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     device = "cuda"
@@ -274,11 +325,13 @@ def main():
 
     views = cameras(args.train_views + args.test_views, args.size, device, args.seed)
     train_views, test_views = views[:args.train_views], views[args.train_views:]
-    gt = random_gaussians(args.gt, args.seed + 1, device, scale=0.03, opacity=0.6)
+    gt = random_gaussians(args.gt, args.seed + 1, device, scale=0.03, opacity=0.6,
+                          clustered=args.clustered)
     with torch.no_grad():
         targets = [render(plain, gt, c) for c in views]
     train_targets, test_targets = targets[:args.train_views], targets[args.train_views:]
-    init = random_gaussians(args.points, args.seed + 2, device, scale=0.015, opacity=0.1)
+    init = random_gaussians(args.points, args.seed + 2, device, scale=0.015, opacity=0.1,
+                            clustered=args.clustered)
     order = torch.randint(0, args.train_views, (args.iterations,),
                           generator=torch.Generator().manual_seed(args.seed + 3)).tolist()
 
@@ -346,6 +399,8 @@ def main():
             "forward_ms": statistics.mean(r.forward_ms[skip:]),
             "backward_ms": statistics.mean(r.backward_ms[skip:]),
             "final_loss": statistics.mean(r.losses[-50:]),
+            "host_forward_ms": statistics.mean(h[0] for h in r.host_ms[skip:]),
+            "host_backward_ms": statistics.mean(h[1] for h in r.host_ms[skip:]),
             "test_psnr": r.test_psnr(test_views, test_targets),
             "per_iteration_ms": r.iteration_ms,
             "per_iteration_backward_ms": r.backward_ms,
@@ -357,6 +412,9 @@ def main():
         # Its thresholds and its kernels' tile modes, as its launches chose.
         results["tiles_report"] = site_report(
             tiles, os.path.join(args.out, "tiles-report-now.jsonl"))
+    if args.profile:
+        results["kernel_us"] = kernel_times(runs, train_views[0], train_targets[0],
+                                            args.profile)
     with open(os.path.join(args.out, "train.json"), "w") as f:
         json.dump(results, f)
 
@@ -403,6 +461,12 @@ def main():
           % (100 * (t["iteration_ms"] / f_["iteration_ms"] - 1),
              100 * (t["iteration_ms_median"] / f_["iteration_ms_median"] - 1),
              100 * (t["backward_ms"] / f_["backward_ms"] - 1)))
+    for name, r in results["runs"].items():
+        print("host ms to enqueue, %s: forward %.3f, backward %.3f"
+              % (name, r["host_forward_ms"], r["host_backward_ms"]))
+    for name, times in results.get("kernel_us", {}).items():
+        print("kernel us per iteration, %s: %s" % (name, "; ".join(
+            "%s %.1f" % kv for kv in sorted(times.items(), key=lambda kv: -kv[1]))))
     if "tiles" in results["runs"]:
         b = results["runs"]["tiles"]
         print("tiles against distwar (tuned): %.3fx per iteration (mean), %.3fx (median); "
