@@ -212,6 +212,10 @@ std::optional<Reads> CostSlice::checkCall(const CallExpr *Call) {
 }
 
 std::optional<Reads> CostSlice::check(const Expr *E) {
+  // What a template's instance makes of it (a conversion, an operator) is
+  // not in the pattern.
+  if (E->isTypeDependent())
+    return std::nullopt;
   bool Tile = false;
   if (isBlockIndexUse(E, Tile)) {
     Reads R;
@@ -347,6 +351,14 @@ loopCost(ASTContext &Ctx, const TileKernelPlan &Plan, const ForStmt *F,
   Cost.Bound = Bound;
   Cost.Decls = Slice.decls();
   return Cost;
+}
+
+bool holdsDestroyedTemporary(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CXXBindTemporaryExpr>(S))
+    return true;
+  return llvm::any_of(S->children(), holdsDestroyedTemporary);
 }
 
 bool isMovableText(const SourceManager &SM, SourceRange Range) {

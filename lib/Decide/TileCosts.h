@@ -43,6 +43,11 @@ namespace distwar {
 std::optional<TileCost> findTileCost(clang::ASTContext &Ctx,
                                      const TileKernelPlan &Plan);
 
+/// Whether \p S makes a temporary whose destructor runs at the end of the
+/// full expression: an argument moved into a variable of its own would see
+/// it destroyed before the launch (`k<<<g, b>>>(Buffer(n).data())`).
+bool holdsDestroyedTemporary(const clang::Stmt *S);
+
 /// Whether the text of \p Range (an expression or statement) can be copied
 /// or moved elsewhere in the file: it lies in one file, outside macros'
 /// bodies, and holds no comment and no preprocessor line (which the copy

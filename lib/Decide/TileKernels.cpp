@@ -335,7 +335,7 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
 /// chooses its instance (the pointer to which gives its arguments' types),
 /// follows the kernel's definition (after which the cost kernel is
 /// defined), and its arguments' text can be moved to declarations of
-/// their own.
+/// their own, where no temporary of theirs dies before the launch.
 static bool canOrder(const SourceManager &SM, const TileKernelPlan &Plan,
                      const TileLaunchPlan &Launch) {
   if (!Launch.ChoosesInstance ||
@@ -343,7 +343,8 @@ static bool canOrder(const SourceManager &SM, const TileKernelPlan &Plan,
                                     Launch.Call->getBeginLoc()))
     return false;
   return llvm::all_of(Launch.Call->arguments(), [&](const Expr *Arg) {
-    return isMovableText(SM, Arg->getSourceRange());
+    return isMovableText(SM, Arg->getSourceRange()) &&
+           !holdsDestroyedTemporary(Arg);
   });
 }
 

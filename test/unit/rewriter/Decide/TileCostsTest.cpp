@@ -141,4 +141,40 @@ TEST(TileCosts, MovableTextHoldsNoCommentNorDirective) {
   EXPECT_TRUE(K.Launches[0].Ordered);
 }
 
+TEST(TileCosts, ATemplatesDependentValuesAreNotCosts) {
+  // In an instance, `c[blockIdx.x]` may convert through a user's operator.
+  Parsed P =
+      parse("template <typename T>\n"
+            "__global__ void k(const T *c, float *v) {\n"
+            "  int m = c[blockIdx.x];\n"
+            "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"
+            "}\n"
+            "void run(const int *c, float *v) { k<int><<<4, 32>>>(c, v); }\n");
+  TileKernelPlan K = planOfK(P);
+  EXPECT_TRUE(K.balanced());
+  EXPECT_FALSE(K.Cost);
+}
+
+TEST(TileCosts, AnArgumentsTemporaryMustOutliveTheLaunch) {
+  // Moved into a variable, the buffer would be freed before the launch.
+  Parsed P = parse("struct Buffer {\n"
+                   "  Buffer(int n);\n"
+                   "  ~Buffer();\n"
+                   "  int *data() const;\n"
+                   "};\n"
+                   "__global__ void k(const int *c, float *v) {\n"
+                   "  int m = c[blockIdx.x];\n"
+                   "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"
+                   "}\n"
+                   "void run(float *v, int n) {\n"
+                   "  k<<<4, 32>>>(Buffer(n).data(), v);\n"
+                   "  k<<<4, 32>>>(nullptr, v);\n"
+                   "}\n");
+  TileKernelPlan K = planOfK(P);
+  ASSERT_TRUE(K.Cost);
+  ASSERT_EQ(K.Launches.size(), 2u);
+  EXPECT_FALSE(K.Launches[0].Ordered);
+  EXPECT_TRUE(K.Launches[1].Ordered);
+}
+
 } // namespace
