@@ -332,12 +332,24 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
 }
 
 /// Whether \p Launch can draw the tiles of \p Plan heaviest first: it
-/// chooses its instance (the pointer to which gives its arguments' types),
-/// follows the kernel's definition (after which the cost kernel is
-/// defined), and its arguments' text can be moved to declarations of
-/// their own, where no temporary of theirs dies before the launch.
+/// names the kernel as declared, chooses its instance (the pointer to which
+/// gives its arguments' types), follows the kernel's definition (after which
+/// the cost kernel is defined), and its arguments' text can be moved to
+/// declarations of their own, where no temporary of theirs dies before the
+/// launch.
 static bool canOrder(const SourceManager &SM, const TileKernelPlan &Plan,
                      const TileLaunchPlan &Launch) {
+  // The cost kernel is named as the launch names the kernel: a name a
+  // using-declaration brought in brings in the kernel alone.
+  const Expr *Name = Launch.Callee->IgnoreParens();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Name);
+      Ref && isa<UsingShadowDecl>(Ref->getFoundDecl()))
+    return false;
+  if (const auto *Overloads = dyn_cast<OverloadExpr>(Name))
+    if (llvm::any_of(Overloads->decls(), [](const NamedDecl *D) {
+          return isa<UsingShadowDecl>(D);
+        }))
+      return false;
   if (!Launch.ChoosesInstance ||
       !SM.isBeforeInTranslationUnit(Plan.Kernel->getBody()->getEndLoc(),
                                     Launch.Call->getBeginLoc()))

@@ -52,6 +52,22 @@ __global__ void members(Lists l, int first) {
     l.out[blockIdx.x] += 1;
 }
 
+namespace lists {
+// Launched through a using-declaration, which brings in this name alone.
+__global__ void counted(const int *counts, float *out) {
+  for (int i = 0; i < counts[blockIdx.x]; ++i)
+    out[blockIdx.x] += 1;
+}
+} // namespace lists
+using lists::counted;
+
+// A launch in a host template: the cost kernel takes its arguments too.
+template <int C>
+void runDependent(const uint2 *ranges, const int *ids, float *out, int width,
+                  dim3 grid) {
+  splat<C><<<grid, dim3(TILE, TILE)>>>(ranges, ids, out, width);
+}
+
 void run(const uint2 *ranges, const int *ids, float *out, int width,
          int height, const int *counts, Bits bits, Lists lists,
          cudaStream_t s) {
@@ -63,4 +79,7 @@ void run(const uint2 *ranges, const int *ids, float *out, int width,
   indirect<<<4, 32>>>(counts, counts, out);
   early<<<4, 32>>>(counts, out, bits.count);
   members<<<4, 32>>>(lists, bits.count);
+  counted<<<4, 32>>>(counts, out);
+  lists::counted<<<4, 32>>>(counts, out);
+  runDependent<2>(ranges, ids, out, width, grid);
 }
