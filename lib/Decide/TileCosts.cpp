@@ -120,8 +120,9 @@ std::optional<Reads> CostSlice::checkLocal(const VarDecl *V) {
   if (Known != Checked.end())
     return Known->second;
   const DeclStmt *Stmt = Locals.lookup(V);
+  assert(Stmt && "checked locals are declared at the body's top level");
   // Each variable assumed unfit while the declaration is checked: an
-  // initialiser cannot read its own variable, nor a later one.
+  // initialiser that reads a variable of its own declaration is not taken.
   for (const Decl *D : Stmt->decls())
     if (const auto *W = dyn_cast<VarDecl>(D))
       Checked[W] = std::nullopt;
