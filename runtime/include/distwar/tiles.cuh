@@ -314,21 +314,34 @@ __global__ void __launch_bounds__(kOrderThreads)
 } // namespace detail
 #endif // __CUDACC__
 
+namespace detail {
+
+/// Throws, naming \p where and the CUDA call \p what, when \p err is an
+/// error.
+inline void throwIfFailed(cudaError_t err, const char *where,
+                          const char *what) {
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string(where) + ": " + what + ": " +
+                             cudaGetErrorString(err));
+}
+
+} // namespace detail
+
 /// The grid of a persistent launch: as many blocks of `kernel` as the
 /// current device holds at once, no more than `tiles`, at least one.
 template <typename Kernel>
 unsigned persistentBlocks(Kernel kernel, int threadsPerBlock,
                           size_t dynamicSharedBytes, unsigned tiles) {
+  const char *const where = "distwar::persistentBlocks";
   int device = 0, sms = 0, perSM = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err == cudaSuccess)
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &perSM, kernel, threadsPerBlock, dynamicSharedBytes);
-  if (err != cudaSuccess)
-    throw std::runtime_error(std::string("distwar::persistentBlocks: ") +
-                             cudaGetErrorString(err));
+  detail::throwIfFailed(cudaGetDevice(&device), where, "cudaGetDevice");
+  detail::throwIfFailed(
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+      where, "cudaDeviceGetAttribute");
+  detail::throwIfFailed(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &perSM, kernel, threadsPerBlock,
+                            dynamicSharedBytes),
+                        where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   const unsigned resident = static_cast<unsigned>(std::max(1, sms * perSM));
   return std::max(1u, std::min(resident, tiles));
 }
@@ -343,10 +356,8 @@ unsigned cachedPersistentBlocks(Kernel kernel, int threadsPerBlock,
   static std::mutex mutex;
   static std::map<Key, unsigned> resident;
   int device = 0;
-  const cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess)
-    throw std::runtime_error(std::string("distwar::cachedPersistentBlocks: ") +
-                             cudaGetErrorString(err));
+  detail::throwIfFailed(cudaGetDevice(&device),
+                        "distwar::cachedPersistentBlocks", "cudaGetDevice");
   const Key key(device, reinterpret_cast<const void *>(kernel),
                 threadsPerBlock, dynamicSharedBytes);
   std::lock_guard<std::mutex> lock(mutex);
@@ -383,9 +394,7 @@ public:
 
 private:
   static void check(cudaError_t err, const char *what) {
-    if (err != cudaSuccess)
-      throw std::runtime_error(std::string("distwar::TileQueueOwner: ") +
-                               what + ": " + cudaGetErrorString(err));
+    detail::throwIfFailed(err, "distwar::TileQueueOwner", what);
   }
   TileQueue *queue = nullptr;
 };
@@ -417,27 +426,33 @@ public:
     const unsigned room = std::max(tiles, 1024u);
     check(cudaMalloc(&costs, sizeof(unsigned) * room), "cudaMalloc");
     check(cudaMalloc(&order, sizeof(unsigned) * room), "cudaMalloc");
-    const unsigned *drawOrder = order;
-    check(cudaMemcpyAsync(&pool.get()->order, &drawOrder, sizeof drawOrder,
-                          cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    publishOrder(stream);
     capacity = room;
   }
   TileQueue *queue() const { return pool.get(); }
   unsigned *tileCosts() const { return costs; }
   unsigned *tileOrder() const { return order; }
-  /// Empties the pool on `stream` (TileQueueOwner::reset), its order kept.
+  /// Empties the pool on `stream` (TileQueueOwner::reset), its room and
+  /// order kept.
   void reset(cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(mutex);
     pool.reset(stream);
-    capacity = 0;
+    if (order)
+      publishOrder(stream);
   }
 
 private:
   static void check(cudaError_t err, const char *what) {
-    if (err != cudaSuccess)
-      throw std::runtime_error(std::string("distwar::TileOrderOwner: ") +
-                               what + ": " + cudaGetErrorString(err));
+    detail::throwIfFailed(err, "distwar::TileOrderOwner", what);
+  }
+  /// Points the pool's order at ours (reset() zeroes it), in stream order,
+  /// and waits for the copy (its source is on this stack).
+  void publishOrder(cudaStream_t stream) {
+    const unsigned *drawOrder = order;
+    check(cudaMemcpyAsync(&pool.get()->order, &drawOrder, sizeof drawOrder,
+                          cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   }
   TileQueueOwner pool;
   std::mutex mutex;
