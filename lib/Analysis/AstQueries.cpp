@@ -60,6 +60,14 @@ std::optional<WrittenTemplateArgs> writtenTemplateArgs(const Expr *Name) {
   return std::nullopt;
 }
 
+SourceRange parameterListRange(const FunctionDecl *F) {
+  if (F->getNumParams() == 0)
+    return SourceRange();
+  return SourceRange(
+      F->getParamDecl(0)->getSourceRange().getBegin(),
+      F->getParamDecl(F->getNumParams() - 1)->getSourceRange().getEnd());
+}
+
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // A whole macro argument or a whole invocation maps back to its text in

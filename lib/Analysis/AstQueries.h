@@ -103,6 +103,10 @@ struct WrittenTemplateArgs {
 /// writes; none for any other expression.
 std::optional<WrittenTemplateArgs> writtenTemplateArgs(const clang::Expr *Name);
 
+/// The text of \p F's parameters, first to last (without the parentheses);
+/// invalid when it has none.
+clang::SourceRange parameterListRange(const clang::FunctionDecl *F);
+
 /// The returns of \p Body, outside the lambdas in it.
 std::vector<const clang::ReturnStmt *> returnsOf(const clang::Stmt *Body);
 

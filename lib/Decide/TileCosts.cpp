@@ -190,14 +190,9 @@ std::optional<Reads> CostSlice::checkSubscript(const ArraySubscriptExpr *A) {
   return Index;
 }
 
-/// min and max of the CUDA headers: what a cost may call.
+/// min and max of the CUDA headers: what a cost may call (group_index(),
+/// a read of the block's place, check() took before).
 std::optional<Reads> CostSlice::checkCall(const CallExpr *Call) {
-  bool Tile = false;
-  if (isBlockIndexUse(Call, Tile)) {
-    Reads R;
-    R.Tile = Tile;
-    return R;
-  }
   const FunctionDecl *F = Call->getDirectCallee();
   if (!F || !Ctx.getSourceManager().isInSystemHeader(F->getLocation()) ||
       !F->getDeclName().isIdentifier())
@@ -391,9 +386,7 @@ static bool isCopyable(const SourceManager &SM, const TileKernelPlan &Plan,
   // The cost kernel repeats the kernel's parameters and template header.
   const FunctionDecl *F = Plan.Kernel;
   if (F->getNumParams())
-    Ranges.push_back(SourceRange(
-        F->getParamDecl(0)->getSourceRange().getBegin(),
-        F->getParamDecl(F->getNumParams() - 1)->getSourceRange().getEnd()));
+    Ranges.push_back(parameterListRange(F));
   if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
     Ranges.push_back(T->getTemplateParameters()->getSourceRange());
   for (const DeclStmt *D : Cost.Decls)

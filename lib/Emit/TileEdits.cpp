@@ -36,7 +36,10 @@ public:
   }
   /// The text of \p E as written.
   std::string textOf(const Expr *E) const {
-    auto [Begin, End] = rangeOf(E);
+    return textOf(E->getSourceRange());
+  }
+  std::string textOf(SourceRange Range) const {
+    auto [Begin, End] = rangeOf(Range);
     return Text.substr(Begin, End - Begin).str();
   }
   /// Replaces [Offset, Offset + Length) with \p New; insertions at one
@@ -81,8 +84,7 @@ public:
   /// The text of \p Range, to be inserted elsewhere: on one line in the
   /// compact form (TileCosts checked that it holds no comment).
   std::string movedText(SourceRange Range) const {
-    auto [Begin, End] = rangeOf(Range);
-    return oneLineIfCompact(Text.substr(Begin, End - Begin).str());
+    return oneLineIfCompact(textOf(Range));
   }
   std::string oneLineIfCompact(std::string Moved) const {
     if (Break == " ")
@@ -232,11 +234,7 @@ static llvm::Error costKernelEdit(TileEditList &L, const TileKernelPlan &K) {
           "(unsigned *distwar_costs, unsigned distwar_tiles, "
           "dim3 distwar_grid";
   if (F->getNumParams())
-    Text +=
-        ", " +
-        L.movedText(SourceRange(
-            F->getParamDecl(0)->getSourceRange().getBegin(),
-            F->getParamDecl(F->getNumParams() - 1)->getSourceRange().getEnd()));
+    Text += ", " + L.movedText(parameterListRange(F));
   Text += ") {" + B +
           "const unsigned distwar_tile = blockIdx.x * blockDim.x + "
           "threadIdx.x;" +

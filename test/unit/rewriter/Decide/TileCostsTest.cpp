@@ -116,17 +116,9 @@ TEST(TileCosts, TheBlocksPlaceSpelledInTheCopiedText) {
   EXPECT_FALSE(K.balanced() && K.Cost);
 }
 
-TEST(TileCosts, MovableTextHoldsNoCommentNorDirective) {
-  Parsed P = parse("int f(int a, int b) {\n"
-                   "  return a + /* b */ b + (a\n"
-                   "#if 1\n"
-                   "  + 1\n"
-                   "#endif\n"
-                   "  ) + a * b;\n"
-                   "}\n");
-  (void)P;
-  // Covered through launches in test/balance/order.test; here the plain
-  // expression forms.
+TEST(TileCosts, CommentsBesideTheMovedTextStayBehind) {
+  // A comment inside an argument keeps a launch in launch order
+  // (test/balance/order.test); one beside the text moved does not.
   Parsed Q = parse("__global__ void k(const int *c, float *v, int n) {\n"
                    "  int m = c[blockIdx.x]; // the count\n"
                    "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"
