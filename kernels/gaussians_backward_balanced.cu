@@ -6,6 +6,7 @@
 // Hand-written, not tool output; gradients as gaussians_backward.cu's.
 #include "gaussians_balance.h"
 #include "gaussians_balance_host.cuh"
+#include "gaussians_culled.h"
 #include "tiles.h"
 #include "warp_scan.cuh"
 
@@ -444,6 +445,8 @@ constexpr balance_detail::NamedKernel<BackwardKernel> kBackwardKernels[] = {
     {BackwardKernel::kFineGrained, "fine-4x2"},
     {BackwardKernel::kFineGrainedSummed, "fine-4x2-summed"},
     {BackwardKernel::kSplitHeavy, "split-heavy"},
+    {BackwardKernel::kCulledBox, "culled-box"},
+    {BackwardKernel::kCulledBoxDynamic, "culled-box-dynamic"},
 };
 
 } // namespace
@@ -460,7 +463,7 @@ const char *name(BackwardKernel k) {
 
 void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
                     TilePool &pool, cudaStream_t stream) {
-  assert((k == BackwardKernel::kOriginal ||
+  assert((k == BackwardKernel::kOriginal || k == BackwardKernel::kCulledBox ||
           pool.tiles() == size_t(a.grid.x) * a.grid.y) &&
          "orderHeavyFirst() after binning, before a dynamic kernel");
   constexpr int kTW = 4, kTH = 2, kThreads = kTW * kTH * kWarpLanes;
@@ -485,6 +488,11 @@ void renderBackward(const GaussianBackwardArgs &a, BackwardKernel k,
     balance_detail::launchOnPool(backwardSplitHeavy, BLOCK_SIZE,
                                  Pieces<kTW, kTH>::kPerTile, a, pool, stream,
                                  pool.heavyTiles());
+    break;
+  case BackwardKernel::kCulledBox:
+  case BackwardKernel::kCulledBoxDynamic:
+    launchCulledBackward(a, k == BackwardKernel::kCulledBoxDynamic, pool,
+                         stream);
     break;
   }
   DWK_CHECK(cudaGetLastError());

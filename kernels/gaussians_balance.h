@@ -14,21 +14,29 @@
 namespace dwk {
 
 enum class ForwardKernel {
-  kOriginal,        // one block per 16x16 tile, a thread per pixel
-  kDynamicTiles,    // the same, persistent blocks drawing tiles (4.1)
-  kGaussianWise,    // a warp per pixel, lanes on Gaussians, static (4.2)
-  kFineGrained2x2,  // a warp per pixel, blocks drawing 2x2 pixels (4.3)
-  kFineGrained4x2,  // the same with 4x2 pixels per block
-  kFineGrained4x4,  // the same with 4x4 pixels per block
-  kSplitHeavy,      // heavy tiles as fine-4x2, the others as dynamic-tiles
+  kOriginal,         // one block per 16x16 tile, a thread per pixel
+  kDynamicTiles,     // the same, persistent blocks drawing tiles (4.1)
+  kGaussianWise,     // a warp per pixel, lanes on Gaussians, static (4.2)
+  kFineGrained2x2,   // a warp per pixel, blocks drawing 2x2 pixels (4.3)
+  kFineGrained4x2,   // the same with 4x2 pixels per block
+  kFineGrained4x4,   // the same with 4x4 pixels per block
+  kSplitHeavy,       // heavy tiles as fine-4x2, the others as dynamic-tiles
+  kCulled,           // the original, each warp skipping what its 8x4 pixels
+                     // cannot see (splat_cull.h, the ellipse test)
+  kCulledDynamic,    // the same, persistent blocks drawing tiles
+  kCulledBox,        // kCulled with the box test
+  kCulledBoxDynamic, // the same, persistent blocks drawing tiles
 };
 
 enum class BackwardKernel {
-  kOriginal,           // gaussians_backward.cu, plain atomics
-  kDynamicTiles,       // the same, persistent blocks drawing tiles
-  kFineGrained,        // a warp per pixel (4x2 per block), per-lane atomics
-  kFineGrainedSummed,  // the same, the block's 8 pixels summed per Gaussian
-  kSplitHeavy,         // heavy tiles as kFineGrained, the others as dynamic
+  kOriginal,          // gaussians_backward.cu, plain atomics
+  kDynamicTiles,      // the same, persistent blocks drawing tiles
+  kFineGrained,       // a warp per pixel (4x2 per block), per-lane atomics
+  kFineGrainedSummed, // the same, the block's 8 pixels summed per Gaussian
+  kSplitHeavy,        // heavy tiles as kFineGrained, the others as dynamic
+  kCulledBox,         // the original, each warp skipping what its 8x4
+                      // pixels did not blend (splat_cull.h, the box test)
+  kCulledBoxDynamic,  // the same, persistent blocks drawing tiles
 };
 
 const std::vector<ForwardKernel> &allForwardKernels();

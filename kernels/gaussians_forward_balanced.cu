@@ -6,6 +6,7 @@
 // over the background, the inverse depth.
 #include "gaussians_balance.h"
 #include "gaussians_balance_host.cuh"
+#include "gaussians_culled.h"
 #include "tiles.h"
 #include "warp_scan.cuh"
 
@@ -13,21 +14,6 @@
 
 namespace dwk {
 namespace {
-
-struct ForwardArgs {
-  const uint2 *ranges;
-  const uint32_t *point_list;
-  int W, H;
-  const float2 *means2D;
-  const float *features;
-  const float4 *conic_opacity;
-  const float *depths;
-  const float *bg_color;
-  float *final_T;
-  uint32_t *n_contrib;
-  float *out_color;
-  float *invdepth; // nullptr: no depth output
-};
 
 // --- 4.1: the original kernel on tiles from a pool --------------------------
 
@@ -338,16 +324,6 @@ __global__ void __launch_bounds__(BLOCK_SIZE, kFineThreadsPerSM / BLOCK_SIZE)
   });
 }
 
-ForwardArgs forwardArgs(GaussianDeviceScene &d) {
-  return {d.bins.ranges.data(),  d.bins.point_list.data(),
-          d.W,                   d.H,
-          d.means2D.data(),      d.colors.data(),
-          d.conic_opacity.data(), d.depths.data(),
-          d.bg_color.data(),     d.final_T.data(),
-          d.n_contrib.data(),    d.out_color.data(),
-          d.out_invdepth.data()};
-}
-
 template <int TW, int TH>
 void launchFineGrained(const ForwardArgs &a, TilePool &pool,
                        cudaStream_t stream) {
@@ -364,6 +340,10 @@ constexpr balance_detail::NamedKernel<ForwardKernel> kForwardKernels[] = {
     {ForwardKernel::kFineGrained4x2, "fine-4x2"},
     {ForwardKernel::kFineGrained4x4, "fine-4x4"},
     {ForwardKernel::kSplitHeavy, "split-heavy"},
+    {ForwardKernel::kCulled, "culled"},
+    {ForwardKernel::kCulledDynamic, "culled-dynamic"},
+    {ForwardKernel::kCulledBox, "culled-box"},
+    {ForwardKernel::kCulledBoxDynamic, "culled-box-dynamic"},
 };
 
 } // namespace
@@ -382,11 +362,12 @@ void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
                    cudaStream_t stream) {
   const ForwardArgs a = forwardArgs(d);
   const dim3 grid = tileGrid(d.W, d.H);
-  const bool dynamic =
-      k != ForwardKernel::kOriginal && k != ForwardKernel::kGaussianWise;
+  const bool dynamic = k != ForwardKernel::kOriginal &&
+                       k != ForwardKernel::kGaussianWise &&
+                       k != ForwardKernel::kCulled &&
+                       k != ForwardKernel::kCulledBox;
   assert((!dynamic || pool.tiles() == size_t(grid.x) * grid.y) &&
          "orderHeavyFirst() after binning, before a dynamic kernel");
-  (void)dynamic;
   switch (k) {
   case ForwardKernel::kOriginal:
     d.forward(stream);
@@ -412,6 +393,14 @@ void renderForward(GaussianDeviceScene &d, ForwardKernel k, TilePool &pool,
     balance_detail::launchOnPool(renderSplitHeavy<NUM_CHANNELS>, BLOCK_SIZE,
                                  kPiecesPerTile<4, 2>, a, pool, stream,
                                  pool.heavyTiles());
+    break;
+  case ForwardKernel::kCulled:
+  case ForwardKernel::kCulledDynamic:
+    launchCulledForward(a, CullTest::kEllipse, dynamic, pool, stream);
+    break;
+  case ForwardKernel::kCulledBox:
+  case ForwardKernel::kCulledBoxDynamic:
+    launchCulledForward(a, CullTest::kBox, dynamic, pool, stream);
     break;
   }
   DWK_CHECK(cudaGetLastError());

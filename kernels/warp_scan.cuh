@@ -43,6 +43,14 @@ __device__ __forceinline__ float warpSum(float v) {
   return v;
 }
 
+// Maximum over the warp, in every lane.
+__device__ __forceinline__ unsigned warpMax(unsigned v) {
+#pragma unroll
+  for (int offset = kWarpLanes / 2; offset > 0; offset /= 2)
+    v = max(v, __shfl_xor_sync(kFullWarp, v, offset));
+  return v;
+}
+
 // x -> add[k] + scale * x for each of N components (one scale): the maps of
 // lanes 0..lane composed, lane 0's applied first.
 template <int N> struct AffineMap {

@@ -263,7 +263,11 @@ void checkForwardAgainstOriginal(GaussianDeviceScene &d, TilePool &pool,
     if (k == ForwardKernel::kOriginal)
       continue;
     const std::string what = base + " forward " + name(k) + " vs original";
-    const bool exact = k == ForwardKernel::kDynamicTiles;
+    // These run the original's arithmetic on the same pairs in list order.
+    const bool exact =
+        k == ForwardKernel::kDynamicTiles || k == ForwardKernel::kCulled ||
+        k == ForwardKernel::kCulledDynamic || k == ForwardKernel::kCulledBox ||
+        k == ForwardKernel::kCulledBoxDynamic;
     runForward(d, k, pool, [&](const ForwardOutputs &o, const std::string &l) {
       const size_t differ = countDiffering(o.n_contrib, want.n_contrib);
       if (exact) {
