@@ -35,7 +35,8 @@ static std::vector<KernelRecord> kernelRecords(const SourceManager &SM,
     R.Launches = K.balanced() ? K.Launches.size() : 0;
     R.OrderedLaunches = llvm::count_if(
         K.Launches, [](const TileLaunchPlan &L) { return L.Ordered; });
-    if (K.Cost && R.OrderedLaunches) {
+    if (R.OrderedLaunches) {
+      assert(K.Cost && "a launch is ordered by its kernel's cost");
       PresumedLoc Loop =
           SM.getPresumedLoc(SM.getExpansionLoc(K.Cost->Loop->getBeginLoc()));
       R.CostLine = Loop.isValid() ? Loop.getLine() : 0;

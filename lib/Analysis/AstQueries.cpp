@@ -149,6 +149,14 @@ const VarDecl *loopVariable(const ForStmt *F) {
   return nullptr;
 }
 
+const Expr *loopStart(const ForStmt *F) {
+  const VarDecl *Var = loopVariable(F);
+  assert(Var && "a loop without a counter has no start");
+  return isa<DeclStmt>(F->getInit())
+             ? Var->getInit()
+             : cast<BinaryOperator>(F->getInit())->getRHS();
+}
+
 const Stmt *loopBody(const Stmt *S) {
   if (const auto *For = dyn_cast<ForStmt>(S))
     return For->getBody();
@@ -190,9 +198,7 @@ std::optional<CountingLoop> matchCountingLoop(const ForStmt *F) {
   const auto *Inc = dyn_cast_or_null<Expr>(F->getInc());
   if (!L.Var || !Inc)
     return std::nullopt;
-  L.Start = isa<DeclStmt>(F->getInit())
-                ? L.Var->getInit()
-                : cast<BinaryOperator>(F->getInit())->getRHS();
+  L.Start = loopStart(F);
   Inc = Inc->IgnoreParenImpCasts();
   bool StepOne = false;
   if (const auto *UO = dyn_cast<UnaryOperator>(Inc))

@@ -49,6 +49,10 @@ std::optional<CountingLoop> matchCountingLoop(const clang::ForStmt *F);
 /// The variable a `for` loop's init declares or assigns, or null.
 const clang::VarDecl *loopVariable(const clang::ForStmt *F);
 
+/// The value a `for` loop's init gives loopVariable(F), which must not be
+/// null; null for a declaration without an initialiser.
+const clang::Expr *loopStart(const clang::ForStmt *F);
+
 /// The body of a `for`, range `for`, `while` or `do` loop; null when \p S is
 /// not a loop.
 const clang::Stmt *loopBody(const clang::Stmt *S);

@@ -2,6 +2,7 @@
 
 #include "Decide/TileCosts.h"
 #include "Analysis/AstQueries.h"
+#include "Analysis/Uniformity.h"
 #include "Analysis/VarWrites.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -105,14 +106,20 @@ bool CostSlice::isBlockIndexUse(const Expr *E, bool &Tile) const {
   return false;
 }
 
+/// Whether \p Body never changes \p V: neither its value nor, for a
+/// struct, any member of it.
+static bool neverChanged(const Stmt *Body, const VarDecl *V) {
+  return !findWrite(Body, V, /*Through=*/false) && !findStorageWrite(Body, V);
+}
+
 /// Whether \p E names a parameter of the kernel that its body never
-/// changes (nor any member of it, for a struct).
+/// changes.
 bool CostSlice::isUnchangedParameter(const Expr *E) const {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   if (!P || P->getDeclContext() != Plan.Kernel)
     return false;
-  return !findWrite(Body, P, /*Through=*/false) && !findStorageWrite(Body, P);
+  return neverChanged(Body, P);
 }
 
 std::optional<Reads> CostSlice::checkLocal(const VarDecl *V) {
@@ -126,13 +133,15 @@ std::optional<Reads> CostSlice::checkLocal(const VarDecl *V) {
   for (const Decl *D : Stmt->decls())
     if (const auto *W = dyn_cast<VarDecl>(D))
       Checked[W] = std::nullopt;
-  // The whole declaration is copied: each variable it declares must fit.
+  // The whole declaration is copied: each variable it declares must fit,
+  // and its end of life must do nothing (a destructor would run in the cost
+  // kernel too).
   llvm::DenseMap<const VarDecl *, Reads> Found;
   for (const Decl *D : Stmt->decls()) {
     const auto *W = dyn_cast<VarDecl>(D);
     if (!W || W->isStaticLocal() || W->hasAttr<CUDASharedAttr>() ||
-        W->getType()->isReferenceType() || !W->getInit() ||
-        findWrite(Body, W, /*Through=*/false))
+        W->getType()->isReferenceType() || W->getType().isDestructedType() ||
+        !W->getInit() || !neverChanged(Body, W))
       return std::nullopt;
     std::optional<Reads> Init = check(W->getInit());
     if (!Init)
@@ -194,7 +203,8 @@ std::optional<Reads> CostSlice::checkSubscript(const ArraySubscriptExpr *A) {
 /// a read of the block's place, check() took before).
 std::optional<Reads> CostSlice::checkCall(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
-  if (!F || !Ctx.getSourceManager().isInSystemHeader(F->getLocation()) ||
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!F || !SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())) ||
       !F->getDeclName().isIdentifier())
     return std::nullopt;
   bool Pure = llvm::StringSwitch<bool>(F->getName())
@@ -299,26 +309,36 @@ static bool mayLeave(const Stmt *S) {
   return F.Found;
 }
 
-/// `for (v = Start; ... v < Bound ...; ...)`: the first comparison of the
-/// counter with a bound in the condition's conjuncts.
-static const Expr *boundOf(const Expr *Cond, const VarDecl *Counter) {
-  Cond = Cond->IgnoreParenImpCasts();
-  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Cond))
-    Cond = Cleanups->getSubExpr()->IgnoreParenImpCasts();
-  const auto *B = dyn_cast<BinaryOperator>(Cond);
+/// The bound \p Counter is compared with in \p Conjunct (`v < Bound`,
+/// `Bound > v`, ...), or null.
+static const Expr *boundIn(const Expr *Conjunct, const VarDecl *Counter) {
+  const auto *B = dyn_cast<BinaryOperator>(Conjunct->IgnoreParenImpCasts());
   if (!B)
     return nullptr;
-  if (B->getOpcode() == BO_LAnd) {
-    if (const Expr *Left = boundOf(B->getLHS(), Counter))
-      return Left;
-    return boundOf(B->getRHS(), Counter);
-  }
   BinaryOperatorKind Op = B->getOpcode();
   if ((Op == BO_LT || Op == BO_LE || Op == BO_NE) &&
       refersTo(B->getLHS(), Counter))
     return B->getRHS();
   if ((Op == BO_GT || Op == BO_GE) && refersTo(B->getRHS(), Counter))
     return B->getLHS();
+  return nullptr;
+}
+
+/// `for (v = Start; ... v < Bound ...; ...)`: the first comparison of the
+/// counter with a bound among the condition's conjuncts; \p First says
+/// whether it is the first conjunct, the one the loop always evaluates.
+static const Expr *boundOf(const Expr *Cond, const VarDecl *Counter,
+                           bool &First) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Cond))
+    Cond = Cleanups->getSubExpr();
+  llvm::SmallVector<const Expr *, 4> Conjuncts;
+  flattenAnd(Cond, Conjuncts);
+  for (size_t I = 0; I < Conjuncts.size(); ++I)
+    if (const Expr *Bound = boundIn(Conjuncts[I], Counter)) {
+      First = I == 0;
+      return Bound;
+    }
   return nullptr;
 }
 
@@ -330,15 +350,17 @@ loopCost(ASTContext &Ctx, const TileKernelPlan &Plan, const ForStmt *F,
   const VarDecl *Counter = loopVariable(F);
   if (!Counter || !F->getCond() || !F->getInit())
     return std::nullopt;
-  const Expr *Start = isa<DeclStmt>(F->getInit())
-                          ? Counter->getInit()
-                          : cast<BinaryOperator>(F->getInit())->getRHS();
-  const Expr *Bound = boundOf(F->getCond(), Counter);
+  const Expr *Start = loopStart(F);
+  bool FirstConjunct = false;
+  const Expr *Bound = boundOf(F->getCond(), Counter, FirstConjunct);
   if (!Start || !Bound || !Start->getType()->isIntegralOrEnumerationType() ||
       !Bound->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
   CostSlice Slice(Ctx, Plan, Locals);
-  std::optional<Reads> R = Slice.checkAll({Start, Bound}, 2);
+  // A bound behind another conjunct is evaluated only when that one holds:
+  // it must not load.
+  std::optional<Reads> R =
+      Slice.checkAll({Start, Bound}, FirstConjunct ? 2 : 1);
   if (!R || !R->Tile)
     return std::nullopt;
   TileCost Cost;
@@ -365,6 +387,12 @@ bool isMovableText(const SourceManager &SM, SourceRange Range) {
   R = Lexer::makeFileCharRange(R, SM, LangOptions());
   if (R.isInvalid())
     return false;
+  // The edits copy the expansion's text: an expression that is only part
+  // of a macro's expansion (`b` of `BELOW(a, b)`) would take the rest along.
+  CharSourceRange Own = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Range), SM, LangOptions());
+  if (Own.isInvalid() || Own.getAsRange() != R.getAsRange())
+    return false;
   bool Invalid = false;
   llvm::StringRef Text = Lexer::getSourceText(R, SM, LangOptions(), &Invalid);
   if (Invalid || Text.contains("//") || Text.contains("/*"))
@@ -376,10 +404,25 @@ bool isMovableText(const SourceManager &SM, SourceRange Range) {
   });
 }
 
+/// Whether each read of the block's place inside \p Expanded is spelled
+/// there too: the edits replace it in the copied text, and one in a macro's
+/// body would read the cost kernel's own place.
+[[maybe_unused]] static bool placeSpelledInside(const SourceManager &SM,
+                                                const TileKernelPlan &Plan,
+                                                CharSourceRange Expanded) {
+  return llvm::all_of(Plan.Uses, [&](const BlockIndexUse &U) {
+    SourceLocation At = SM.getExpansionLoc(U.E->getBeginLoc());
+    if (SM.isBeforeInTranslationUnit(At, Expanded.getBegin()) ||
+        SM.isBeforeInTranslationUnit(Expanded.getEnd(), At))
+      return true;
+    SourceLocation Spelled = SM.getSpellingLoc(U.E->getBeginLoc());
+    return !SM.isBeforeInTranslationUnit(Spelled, Expanded.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(Expanded.getEnd(), Spelled);
+  });
+}
+
 /// Whether \p Cost's text can be copied into the cost kernel: each
-/// declaration's and the loop's start and bound, with each read of the
-/// block's place spelled inside that text (the edits replace it there; one
-/// in a macro's body would read the cost kernel's own place).
+/// declaration's and the loop's start and bound.
 static bool isCopyable(const SourceManager &SM, const TileKernelPlan &Plan,
                        const TileCost &Cost) {
   llvm::SmallVector<SourceRange, 8> Ranges;
@@ -393,22 +436,11 @@ static bool isCopyable(const SourceManager &SM, const TileKernelPlan &Plan,
     Ranges.push_back(D->getSourceRange());
   Ranges.push_back(Cost.Start->getSourceRange());
   Ranges.push_back(Cost.Bound->getSourceRange());
-  for (SourceRange R : Ranges) {
-    if (!isMovableText(SM, R))
-      return false;
-    CharSourceRange Expanded = SM.getExpansionRange(R);
-    for (const BlockIndexUse &U : Plan.Uses) {
-      SourceLocation At = SM.getExpansionLoc(U.E->getBeginLoc());
-      if (SM.isBeforeInTranslationUnit(At, Expanded.getBegin()) ||
-          SM.isBeforeInTranslationUnit(Expanded.getEnd(), At))
-        continue;
-      SourceLocation Spelled = SM.getSpellingLoc(U.E->getBeginLoc());
-      if (SM.isBeforeInTranslationUnit(Spelled, Expanded.getBegin()) ||
-          SM.isBeforeInTranslationUnit(Expanded.getEnd(), Spelled))
-        return false;
-    }
-  }
-  return true;
+  return llvm::all_of(Ranges, [&](SourceRange R) {
+    assert(placeSpelledInside(SM, Plan, SM.getExpansionRange(R)) &&
+           "a read of the place in a macro's body is refused (DW0064)");
+    return isMovableText(SM, R);
+  });
 }
 
 std::optional<TileCost> findTileCost(ASTContext &Ctx,

@@ -5,6 +5,9 @@
 #include "TestAST.h"
 #include "gtest/gtest.h"
 
+#include <optional>
+#include <vector>
+
 using namespace distwar;
 using namespace distwar::test;
 
@@ -19,23 +22,39 @@ TileKernelPlan planOfK(Parsed &P) {
   return {};
 }
 
-/// Kernel `k` with \p Body, launched once with `(c, v, n)`.
-std::string kernel(const std::string &Body) {
-  return "__device__ int twice(int x) { return 2 * x; }\n"
+/// Kernel `k` with \p Body after \p Prelude, launched by \p Run's body,
+/// by default once with `(c, v, n)`.
+std::string kernel(const std::string &Body, const std::string &Prelude = "",
+                   const std::string &Run = "k<<<4, 32>>>(c, v, n);") {
+  return Prelude +
+         "__device__ int twice(int x) { return 2 * x; }\n"
          "#define PLACE blockIdx.x\n"
+         "#define AT(t) c[t]\n"
+         "#define BELOW(a, b) ((a) < (b))\n"
          "__global__ void k(const int *c, float *v, int n) {\n" +
-         Body +
-         "}\n"
-         "void run(const int *c, float *v, int n) { k<<<4, 32>>>(c, v, n); "
-         "}\n";
+         Body + "}\n" + "void run(const int *c, float *v, int n) {\n" + Run +
+         "\n}\n";
 }
 
-/// Whether kernel `k` with \p Body is balanced with a cost.
-bool costed(const std::string &Body) {
-  Parsed P = parse(kernel(Body));
+/// Whether kernel `k` with \p Body (after \p Prelude) is balanced with a
+/// cost.
+bool costed(const std::string &Body, const std::string &Prelude = "") {
+  Parsed P = parse(kernel(Body, Prelude));
   TileKernelPlan K = planOfK(P);
   EXPECT_TRUE(K.balanced()) << Body;
   return K.Cost.has_value();
+}
+
+/// Each launch's `Ordered`, or none where `k` has no cost.
+std::optional<std::vector<bool>> orderedLaunches(const std::string &Code) {
+  Parsed P = parse(Code);
+  TileKernelPlan K = planOfK(P);
+  if (!K.Cost)
+    return std::nullopt;
+  std::vector<bool> Ordered;
+  for (const auto &L : K.Launches)
+    Ordered.push_back(L.Ordered);
+  return Ordered;
 }
 
 TEST(TileCosts, TheLoopsBoundThroughTheBodysDeclarations) {
@@ -48,8 +67,12 @@ TEST(TileCosts, TheLoopsBoundThroughTheBodysDeclarations) {
   ASSERT_TRUE(K.Cost);
   // The declarations the bound reads, the whole of each.
   ASSERT_EQ(K.Cost->Decls.size(), 2u);
-  EXPECT_EQ(K.Cost->Decls[0]->getSingleDecl()->getAsFunction(), nullptr);
-  EXPECT_TRUE(K.Cost->Decls[1]->isSingleDecl() == false);
+  ASSERT_TRUE(K.Cost->Decls[0]->isSingleDecl());
+  EXPECT_EQ(cast<VarDecl>(K.Cost->Decls[0]->getSingleDecl())->getName(),
+            "base");
+  ASSERT_FALSE(K.Cost->Decls[1]->isSingleDecl());
+  EXPECT_EQ(cast<VarDecl>(*K.Cost->Decls[1]->decl_begin())->getName(),
+            "unused");
   ASSERT_EQ(K.Launches.size(), 1u);
   EXPECT_TRUE(K.Launches[0].Ordered);
 }
@@ -108,29 +131,67 @@ TEST(TileCosts, NoCallsButMinAndMaxNoChangedLocals) {
                      "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"));
 }
 
+TEST(TileCosts, ALocalMustNotChangeNorDoAnythingAtItsEnd) {
+  const std::string Pair = "struct Pair { int x, y; };\n";
+  // Clamped through a member: the cost kernel would index with the
+  // unclamped value.
+  EXPECT_FALSE(costed("  Pair t = {(int)blockIdx.x, 0};\n"
+                      "  t.x = min(t.x, n - 1);\n"
+                      "  int m = c[t.x];\n"
+                      "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n",
+                      Pair));
+  EXPECT_TRUE(costed("  Pair t = {(int)blockIdx.x, 0};\n"
+                     "  int m = c[t.x];\n"
+                     "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n",
+                     Pair));
+  // A destructor would run in the cost kernel too.
+  EXPECT_FALSE(costed("  Counted t = {v + blockIdx.x, (int)blockIdx.x};\n"
+                      "  for (int i = 0; i < t.n; ++i) v[blockIdx.x] += 1;\n",
+                      "struct Counted {\n"
+                      "  float *p;\n"
+                      "  int n;\n"
+                      "  __device__ ~Counted() { *p += n; }\n"
+                      "};\n"));
+}
+
+TEST(TileCosts, ABoundBehindAnotherConjunctDoesNotLoad) {
+  // The original reads c only where n > 0.
+  EXPECT_FALSE(costed("  for (int i = 0; n > 0 && i < c[blockIdx.x]; ++i) "
+                      "v[blockIdx.x] += 1;\n"));
+  EXPECT_TRUE(costed("  for (int i = 0; i < c[blockIdx.x] && n > 0; ++i) "
+                     "v[blockIdx.x] += 1;\n"));
+  EXPECT_TRUE(costed(
+      "  for (int i = 0; n > 0 && i < blockIdx.x; ++i) v[blockIdx.x] += 1;\n"));
+}
+
+TEST(TileCosts, TextInsideAMacrosExpansionIsNotCopied) {
+  // Copying the bound would copy the whole of BELOW(i, ...).
+  EXPECT_FALSE(costed(
+      "  for (int i = 0; BELOW(i, c[blockIdx.x]); ++i) v[blockIdx.x] += 1;\n"));
+  // A whole declaration holding a macro call is copied with it.
+  EXPECT_TRUE(costed("  int m = AT(blockIdx.x);\n"
+                     "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"));
+}
+
 TEST(TileCosts, TheBlocksPlaceSpelledInTheCopiedText) {
   // The cost kernel would read its own blockIdx through the macro.
+  // Refused before any cost is looked for (DW0064).
   Parsed P = parse(kernel("  int m = c[PLACE];\n"
                           "  for (int i = 0; i < m; ++i) v[PLACE] += 1;\n"));
   TileKernelPlan K = planOfK(P);
   EXPECT_FALSE(K.balanced() && K.Cost);
+  EXPECT_EQ(K.Why.Code, Reason::TileHiddenBlockIndex);
 }
 
 TEST(TileCosts, CommentsBesideTheMovedTextStayBehind) {
   // A comment inside an argument keeps a launch in launch order
-  // (test/balance/order.test); one beside the text moved does not.
-  Parsed Q = parse("__global__ void k(const int *c, float *v, int n) {\n"
-                   "  int m = c[blockIdx.x]; // the count\n"
-                   "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"
-                   "}\n"
-                   "void run(const int *c, float *v, int n) {\n"
-                   "  k<<<4, 32>>>(c, v /* out */, n);\n"
-                   "}\n");
-  TileKernelPlan K = planOfK(Q);
-  // The comment follows the declaration's `;`: the text is movable.
-  ASSERT_TRUE(K.Cost);
-  ASSERT_EQ(K.Launches.size(), 1u);
-  EXPECT_TRUE(K.Launches[0].Ordered);
+  // (test/balance/order.test); one beside the text moved does not: it
+  // follows the declaration's `;`.
+  EXPECT_EQ(orderedLaunches(
+                kernel("  int m = c[blockIdx.x]; // the count\n"
+                       "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n",
+                       "", "  k<<<4, 32>>>(c, v /* out */, n);")),
+            std::vector<bool>{true});
 }
 
 TEST(TileCosts, ATemplatesDependentValuesAreNotCosts) {
@@ -149,24 +210,17 @@ TEST(TileCosts, ATemplatesDependentValuesAreNotCosts) {
 
 TEST(TileCosts, AnArgumentsTemporaryMustOutliveTheLaunch) {
   // Moved into a variable, the buffer would be freed before the launch.
-  Parsed P = parse("struct Buffer {\n"
-                   "  Buffer(int n);\n"
-                   "  ~Buffer();\n"
-                   "  int *data() const;\n"
-                   "};\n"
-                   "__global__ void k(const int *c, float *v) {\n"
-                   "  int m = c[blockIdx.x];\n"
-                   "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n"
-                   "}\n"
-                   "void run(float *v, int n) {\n"
-                   "  k<<<4, 32>>>(Buffer(n).data(), v);\n"
-                   "  k<<<4, 32>>>(nullptr, v);\n"
-                   "}\n");
-  TileKernelPlan K = planOfK(P);
-  ASSERT_TRUE(K.Cost);
-  ASSERT_EQ(K.Launches.size(), 2u);
-  EXPECT_FALSE(K.Launches[0].Ordered);
-  EXPECT_TRUE(K.Launches[1].Ordered);
+  EXPECT_EQ(orderedLaunches(
+                kernel("  int m = c[blockIdx.x];\n"
+                       "  for (int i = 0; i < m; ++i) v[blockIdx.x] += 1;\n",
+                       "struct Buffer {\n"
+                       "  Buffer(int n);\n"
+                       "  ~Buffer();\n"
+                       "  int *data() const;\n"
+                       "};\n",
+                       "  k<<<4, 32>>>(Buffer(n).data(), v, n);\n"
+                       "  k<<<4, 32>>>(nullptr, v, n);")),
+            (std::vector<bool>{false, true}));
 }
 
 } // namespace
