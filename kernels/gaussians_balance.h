@@ -70,6 +70,8 @@ public:
   size_t tiles() const { return order_.size(); }
 
 private:
+  // Its order stays null: the kernels map a drawn index through order()
+  // themselves (a tile's pieces share one entry).
   distwar::TileQueueOwner queue_;
   DeviceBuffer<uint32_t> order_;
   DeviceBuffer<uint32_t> heavy_;

@@ -97,7 +97,8 @@ fi
 # 4. Training, last (its table ends the output).
 if [ "$plain_rc" -eq 0 ] && [ "$distwar_rc" -eq 0 ]; then
   python3 "$here/train_gaussians.py" --plain "$out/plain" --distwar "$out/distwar" \
-    "${tiles_args[@]}" --out "$out/train" --iterations "$iterations" ${DISTWAR_TRAIN_ARGS:-} >"$out/train.log" 2>&1
+    "${tiles_args[@]}" --out "$out/train" --iterations "$iterations" \
+    ${DISTWAR_TRAIN_ARGS:-} >"$out/train.log" 2>&1  # split into words on purpose
   train_rc=$?
   note train "$train_rc" "$(grep -c '' "$out/train/distwar-report.jsonl" 2>/dev/null || echo no) report line(s) written at exit"
 else

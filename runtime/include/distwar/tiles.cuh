@@ -32,10 +32,14 @@
 // tile its original blockIdx) and launches them through tileLaunch, which
 // runs each launch in one of two modes: the persistent grid with a pool per
 // stream (streamTileQueue), or the original grid with no pool, one tile per
-// block, the original's own schedule. Which one is faster depends on the
-// data (how unevenly the tiles cost), so each kernel's launches choose it by
-// timing, as launch tuning chooses thresholds (distwar/variant_choice.h),
-// and the report says what they chose.
+// block, the original's own schedule. Where the rewriter found what a tile
+// costs, a dynamic launch draws its tiles heaviest first: a cost kernel
+// writes each tile's cost, orderTilesByCost orders them, and the kernel
+// draws through that order, in a pool per stream and host thread
+// (streamTileOrder). Which mode is faster depends on the data (how
+// unevenly the tiles cost), so each kernel's launches choose it by timing,
+// as launch tuning chooses thresholds (distwar/variant_choice.h), and the
+// report says what they chose.
 // The host parts (TileQueue, the grid, TileQueueOwner) compile without nvcc.
 //
 //===----------------------------------------------------------------------===//
@@ -465,19 +469,24 @@ namespace detail {
 /// The \p Owner of launches on \p stream (on the current device), made on
 /// the first launch there and kept for the program's life. The default
 /// streams are one per host thread here: with per-thread default streams
-/// two threads' launches on `0` may run at once. A stream destroyed while
-/// its launches still run, and a new one created at the same address,
-/// would share one: destroy streams after their work. Its first use
-/// allocates (not inside a CUDA graph's stream capture).
-template <typename Owner> Owner &streamOwned(cudaStream_t stream) {
+/// two threads' launches on `0` may run at once. With \p PerThread every
+/// stream's owner is one per host thread too: a launch that issues several
+/// kernels on its owner's buffers (the costs, the order, the kernel) would
+/// have them interleaved with another thread's on a shared stream. A stream
+/// destroyed while its launches still run, and a new one created at the
+/// same address, would share one: destroy streams after their work. Its
+/// first use allocates (not inside a CUDA graph's stream capture).
+template <typename Owner, bool PerThread = false>
+Owner &streamOwned(cudaStream_t stream) {
   using Key = std::tuple<int, cudaStream_t, std::thread::id>;
   static std::mutex mutex;
   // Never freed: a destructor at exit may run after the CUDA context is gone.
   static auto *owners = new std::map<Key, Owner *>();
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess)
-    throw std::runtime_error("distwar: a tile pool needs a CUDA device");
-  const bool shared = stream == nullptr || stream == cudaStreamLegacy ||
+  detail::throwIfFailed(cudaGetDevice(&device), "distwar: a tile pool",
+                        "cudaGetDevice");
+  const bool shared = PerThread || stream == nullptr ||
+                      stream == cudaStreamLegacy ||
                       stream == cudaStreamPerThread;
   const Key key(device, stream,
                 shared ? std::this_thread::get_id() : std::thread::id());
@@ -500,10 +509,11 @@ inline TileQueue *streamTileQueue(cudaStream_t stream) {
   return detail::streamOwned<TileQueueOwner>(stream).get();
 }
 
-/// The pool of launches on \p stream whose tiles are drawn in an order made
-/// for each launch, with room for \p tiles tiles.
+/// The pool of launches on \p stream from this host thread whose tiles are
+/// drawn in an order made for each launch, with room for \p tiles tiles.
 inline TileOrderOwner &streamTileOrder(cudaStream_t stream, unsigned tiles) {
-  TileOrderOwner &owner = detail::streamOwned<TileOrderOwner>(stream);
+  TileOrderOwner &owner =
+      detail::streamOwned<TileOrderOwner, /*PerThread=*/true>(stream);
   owner.reserve(tiles, stream);
   return owner;
 }

@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -256,15 +257,15 @@ void checkOrderedLaunches(gpucheck::Tally &tally, int launches) {
                                 " tiles not run exactly once per launch");
     if (order.empty())
       continue;
-    std::vector<int> seen(tiles, 0);
-    bool descending = order[0] == heavy;
-    for (unsigned i = 0; i < tiles; ++i) {
-      seen[order[i] < tiles ? order[i] : 0] += order[i] < tiles ? 1 : 2;
-      if (i > 0 && order[i] != heavy && order[i - 1] != heavy)
-        descending &= order[i - 1] % 7 >= order[i] % 7;
-    }
-    tally.check(std::count(seen.begin(), seen.end(), 1) == int(tiles),
+    std::vector<unsigned> sorted(order), every(tiles);
+    std::sort(sorted.begin(), sorted.end());
+    std::iota(every.begin(), every.end(), 0u);
+    tally.check(sorted == every,
                 "ordered tileLaunch: the order is not a permutation");
+    bool descending = order[0] == heavy;
+    for (unsigned i = 1; i < tiles; ++i)
+      if (order[i] != heavy && order[i - 1] != heavy)
+        descending &= order[i - 1] % 7 >= order[i] % 7;
     tally.check(descending,
                 "ordered tileLaunch: the order is not heaviest first");
   }
