@@ -7,6 +7,7 @@
 #include "gaussians_balance.h"
 #include "gaussians_balance_host.cuh"
 #include "gaussians_culled.h"
+#include "staged_gaussians.cuh"
 #include "tiles.h"
 #include "warp_scan.cuh"
 
@@ -200,32 +201,6 @@ __device__ PixelState startPixel(const GaussianBackwardArgs &a,
     v = 0;
   return p;
 }
-
-// What a pixel's step reads of one Gaussian; staged in shared memory.
-template <int N> struct StagedGaussians {
-  int id[N];
-  float2 xy[N];
-  float4 con_o[N];
-  float color[C][N];
-  float invdepth[N];
-
-  // Slot k gets the Gaussian at list position j (none where j is past
-  // `end`); the inverse depth only where the depth loss is on.
-  __device__ void stage(const GaussianBackwardArgs &a, int k, uint32_t j,
-                        uint32_t end) {
-    id[k] = -1;
-    if (j >= end)
-      return;
-    const int g = a.point_list[j];
-    id[k] = g;
-    xy[k] = a.means2D[g];
-    con_o[k] = a.conic_opacity[g];
-    for (int ch = 0; ch < C; ch++)
-      color[ch][k] = a.colors[g * C + ch];
-    if (a.dL_dinvdepths)
-      invdepth[k] = 1.f / a.depths[g];
-  }
-};
 
 // One step of 32 Gaussians for one pixel, back to front: lane l holds the
 // Gaussian in slot k + l of `s` (none where `mine` is false), the lanes in

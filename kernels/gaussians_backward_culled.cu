@@ -12,34 +12,23 @@
 #include "gaussians_balance_host.cuh"
 #include "gaussians_culled.h"
 #include "patch_cull.cuh"
+#include "staged_gaussians.cuh"
 
 namespace dwk {
 namespace {
 
 constexpr int C = NUM_CHANNELS;
 
-// One batch of the list, back to front, in shared memory: what the original
-// fetches, the inverse depth (the original divides per pair; the same
-// division) and each Gaussian's cull key.
+// One batch of the list, back to front, in shared memory, with each
+// Gaussian's cull key.
 template <typename Cull> struct BackwardBatch {
-  int id[BLOCK_SIZE];
-  float2 xy[BLOCK_SIZE];
-  float4 conic_opacity[BLOCK_SIZE];
-  float colors[C][BLOCK_SIZE];
-  float invdepth[BLOCK_SIZE];
+  StagedGaussians<BLOCK_SIZE> g;
   typename Cull::Key key[BLOCK_SIZE];
 
-  __device__ void fetch(const GaussianBackwardArgs &a, int rank,
-                        uint32_t entry) {
-    const int g = a.point_list[entry];
-    id[rank] = g;
-    xy[rank] = a.means2D[g];
-    conic_opacity[rank] = a.conic_opacity[g];
-    for (int ch = 0; ch < C; ch++)
-      colors[ch][rank] = a.colors[g * C + ch];
-    if (a.dL_invdepths)
-      invdepth[rank] = 1.f / a.depths[g];
-    key[rank] = Cull::key(xy[rank], conic_opacity[rank]);
+  __device__ void fetch(const GaussianBackwardArgs &a, int rank, uint32_t entry,
+                        uint32_t end) {
+    g.stage(a, rank, entry, end);
+    key[rank] = Cull::key(g.xy[rank], g.con_o[rank]);
   }
 };
 
@@ -73,13 +62,14 @@ struct PixelGradients {
       bg_dot_dpixel += a.bg_color[ch] * dL_dpixel[ch];
   }
 
-  template <typename Batch>
-  __device__ void add(const GaussianBackwardArgs &a, const Batch &b, int j) {
+  template <int N>
+  __device__ void add(const GaussianBackwardArgs &a,
+                      const StagedGaussians<N> &b, int j) {
     const float ddelx_dx = 0.5 * a.W;
     const float ddely_dy = 0.5 * a.H;
     const float2 xy = b.xy[j];
     const float2 d = {xy.x - pixf.x, xy.y - pixf.y};
-    const float4 con_o = b.conic_opacity[j];
+    const float4 con_o = b.con_o[j];
     const float power = -0.5f * (con_o.x * d.x * d.x + con_o.z * d.y * d.y) -
                         con_o.y * d.x * d.y;
     if (power > 0.0f)
@@ -93,7 +83,7 @@ struct PixelGradients {
     float dL_dalpha = 0.0f;
     const int global_id = b.id[j];
     for (int ch = 0; ch < C; ch++) {
-      const float c = b.colors[ch][j];
+      const float c = b.color[ch][j];
       accum_rec[ch] =
           last_alpha * last_color[ch] + (1.f - last_alpha) * accum_rec[ch];
       last_color[ch] = c;
@@ -160,19 +150,19 @@ __device__ void backwardCulledTile(const GaussianBackwardArgs &a,
     __syncthreads();
     const int progress = i * BLOCK_SIZE + rank;
     if (progress < len)
-      batch.fetch(a, rank, range.y - progress - 1);
+      batch.fetch(a, rank, range.y - progress - 1, range.y);
     __syncthreads();
     const int count = min(BLOCK_SIZE, len - i * BLOCK_SIZE);
     // Entries before `first` lie at or behind every pixel's last contributor.
     const int first = max(0, len - i * BLOCK_SIZE - int(warp_last));
     for (int k = first / kWarpLanes; k * kWarpLanes < count; ++k) {
-      const uint32_t seen = cullWord<Cull>(
-          batch.key, batch.xy, batch.conic_opacity, k, first, count, at);
+      const uint32_t seen = cullWord<Cull>(batch.key, batch.g.xy, batch.g.con_o,
+                                           k, first, count, at);
       for (uint32_t bits = seen; bits; bits &= bits - 1) {
         const int j = k * kWarpLanes + __ffs(bits) - 1;
         const uint32_t contributor = len - 1 - i * BLOCK_SIZE - j;
         if (inside && contributor < p.last_contributor)
-          p.add(a, batch, j);
+          p.add(a, batch.g, j);
       }
     }
   }
