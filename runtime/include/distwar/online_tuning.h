@@ -189,6 +189,15 @@ public:
     pending.erase(it);
   }
 
+  /// Whether next() will, whatever its `canTime`, plan the threshold in
+  /// force untimed, and start no search: settled, neither a sample's turn
+  /// nor a re-check's.
+  bool nextIsQuiet() const {
+    if (current != Phase::kSettled || sinceSettled + 1 > interval)
+      return false;
+    return opts.sampleEvery <= 0 || (sinceSettled + 1) % opts.sampleEvery != 0;
+  }
+
   Phase phase() const { return current; }
   /// The threshold in force: the last winner (also while a re-check runs),
   /// else the leading candidate of the first search (-1 before any time).

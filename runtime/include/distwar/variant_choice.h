@@ -80,6 +80,15 @@ public:
     return Plan{p.threshold >= 1 ? p.threshold - 1 : variant(), p.ticket};
   }
 
+  /// Whether next() will return the variant in force, untimed, whatever
+  /// its `canTime`: no tuning, or a settled launch that is neither sampled
+  /// nor a re-check's.
+  bool nextIsQuiet() const {
+    if (!tuning)
+      return true;
+    return warmed >= static_cast<int>(names.size()) && tuner.nextIsQuiet();
+  }
+
   void record(long long ticket, double ms) { tuner.record(ticket, ms); }
   void forget(long long ticket) { tuner.forget(ticket); }
 

@@ -82,8 +82,15 @@ public:
     return lines;
   }
 
-  /// `mayTime`: false runs the variant in force untimed (the search waits).
-  VariantTicket begin(cudaStream_t stream, bool mayTime = true) {
+  VariantTicket begin(cudaStream_t stream) {
+    return begin(stream, [] { return true; });
+  }
+
+  /// `mayTime()`: false runs the variant in force untimed (the search
+  /// waits). Asked only of a launch that may be timed: the answer can cost
+  /// more than a quiet launch's whole bookkeeping.
+  template <typename MayTime>
+  VariantTicket begin(cudaStream_t stream, const MayTime &mayTime) {
     VariantTicket t;
     t.stream = stream;
     int device = 0;
@@ -97,6 +104,14 @@ public:
     }
     Device &d = deviceState(device);
     t.variant = d.choice.variant();
+    // Most launches, once the choice is settled, need neither the stream's
+    // capture status nor the times of earlier launches (each a CUDA call of
+    // a microsecond or more while the host's caches are cold); the timed
+    // ones that follow read the times back.
+    if (d.choice.nextIsQuiet()) {
+      d.choice.next(false);
+      return t;
+    }
     if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
       cudaGetLastError();
       return t;
@@ -106,7 +121,7 @@ public:
     if (!d.broken)
       collect(d);
     const VariantChoice::Plan plan =
-        d.choice.next(mayTime && !d.broken && d.events.freeCount() > 0);
+        d.choice.next(!d.broken && d.events.freeCount() > 0 && mayTime());
     t.variant = plan.variant;
     if (plan.ticket < 0)
       return t;
@@ -138,7 +153,10 @@ private:
     bool broken = false;
   };
 
+  /// The device's state; launches mostly come on the device of the last one.
   Device &deviceState(int device) {
+    if (last && device == lastDevice)
+      return *last;
     auto it = devices.find(device);
     if (it == devices.end())
       it = devices
@@ -148,6 +166,8 @@ private:
                                                  0x9e3779b97f4a7c15ULL)))
                .first;
     Device &d = it->second;
+    last = &d;
+    lastDevice = device;
     if (!d.prepared && tuning) {
       d.prepared = true;
       d.events.create(kEventPairs, checker(d));
@@ -171,6 +191,9 @@ private:
   bool tuning;
   OnlineTunerOptions options;
   std::map<int, Device> devices;
+  /// The state of the last launch's device (a map keeps its nodes).
+  Device *last = nullptr;
+  int lastDevice = -1;
 };
 
 } // namespace detail

@@ -38,6 +38,9 @@ public:
 
   void run(long long launches) {
     for (long long i = 0; i < launches; ++i) {
+      quiet.push_back(choice.nextIsQuiet());
+      inForce.push_back(choice.variant());
+      searches.push_back(choice.search().searches());
       const VariantChoice::Plan plan = choice.next(true);
       const double ms = workload() * factor(plan.variant, call);
       used.push_back(plan.variant);
@@ -62,6 +65,10 @@ public:
   VariantChoice choice;
   std::vector<int> used;
   std::vector<bool> timed;
+  /// Before each launch: nextIsQuiet(), the variant in force, the searches.
+  std::vector<bool> quiet;
+  std::vector<int> inForce;
+  std::vector<long long> searches;
 
 private:
   struct Pending {
@@ -152,6 +159,45 @@ TEST(VariantChoice, StaysPutAmongNearEqualVariants) {
   EXPECT_LE(loop.choice.search().moves(), 1);
   // Re-checks back off: far fewer than one per 200 launches.
   EXPECT_LT(loop.choice.search().searches(), 20000 / 200 / 2);
+}
+
+TEST(VariantChoice, AQuietLaunchRunsTheVariantInForceUntimed) {
+  // What lets a launch skip its CUDA calls: a launch said to be quiet is
+  // planned as if it could not be timed, and starts no search.
+  const long long change = 3000;
+  Loop loop(
+      kNames,
+      [&](int v, long long call) {
+        if (call < change)
+          return v == 2 ? 0.4 : 1.0;
+        return v == 0 ? 1.0 : 1.6;
+      },
+      0.05, 300);
+  loop.run(8000);
+  long long quiet = 0;
+  for (size_t i = 0; i < loop.used.size(); ++i) {
+    if (!loop.quiet[i])
+      continue;
+    ++quiet;
+    EXPECT_FALSE(loop.timed[i]) << "launch " << i;
+    EXPECT_EQ(loop.used[i], loop.inForce[i]) << "launch " << i;
+    const long long after = i + 1 < loop.used.size()
+                                ? loop.searches[i + 1]
+                                : loop.choice.search().searches();
+    EXPECT_EQ(after, loop.searches[i]) << "launch " << i;
+  }
+  // Settled, all but the samples (one in 32) and the re-checks are quiet.
+  EXPECT_GT(quiet, 8000 * 8 / 10);
+  EXPECT_GE(loop.choice.search().moves(), 1);
+}
+
+TEST(VariantChoice, WithoutTuningEveryLaunchIsQuiet) {
+  Loop loop(
+      kNames, [](int, long long) { return 1.0; }, 0.05, 500,
+      /*tuning=*/false);
+  loop.run(100);
+  for (bool q : loop.quiet)
+    EXPECT_TRUE(q);
 }
 
 TEST(VariantChoice, WithoutTuningKeepsTheDefault) {
