@@ -220,9 +220,11 @@ static std::string costKernelName(const FunctionDecl *Kernel) {
   return "distwar_tile_costs_" + Kernel->getNameAsString();
 }
 
-/// The cost kernel of \p K, after its definition: one thread per tile
-/// runs the declarations of the body that the trip count of its loop reads
-/// (TileCosts.h), and writes the count as the tile's cost.
+/// The cost kernel of \p K, after its definition: launched as one block,
+/// each thread takes every blockDim.x-th tile, runs the declarations of the
+/// body that the trip count of its loop reads (TileCosts.h) and writes the
+/// count as the tile's cost; then the block orders the tiles by cost. One
+/// launch for both, since each launch costs the host microseconds.
 static llvm::Error costKernelEdit(TileEditList &L, const TileKernelPlan &K) {
   assert(K.Cost && "a kernel with launches in order has a cost");
   const FunctionDecl *F = K.Kernel;
@@ -230,15 +232,17 @@ static llvm::Error costKernelEdit(TileEditList &L, const TileKernelPlan &K) {
   std::string Text = B;
   if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
     Text += L.movedText(T->getTemplateParameters()->getSourceRange()) + B;
-  Text += "static __global__ void " + costKernelName(F) +
-          "(unsigned *distwar_costs, unsigned distwar_tiles, "
-          "dim3 distwar_grid";
+  Text += "static __global__ void "
+          "__launch_bounds__(::distwar::kTileCostThreads) " +
+          costKernelName(F) +
+          "(unsigned *distwar_costs, unsigned *distwar_order, "
+          "unsigned distwar_tiles, dim3 distwar_grid";
   if (F->getNumParams())
     Text += ", " + L.movedText(parameterListRange(F));
   Text += ") {" + B +
-          "const unsigned distwar_tile = blockIdx.x * blockDim.x + "
-          "threadIdx.x;" +
-          B + "if (distwar_tile >= distwar_tiles)" + B + "return;" + B +
+          "for (unsigned distwar_tile = threadIdx.x; distwar_tile < "
+          "distwar_tiles; distwar_tile += blockDim.x) {" +
+          B +
           "const uint3 distwar_blockIdx = "
           "::distwar::tileIndex(distwar_tile, distwar_grid);" +
           B;
@@ -246,7 +250,10 @@ static llvm::Error costKernelEdit(TileEditList &L, const TileKernelPlan &K) {
     Text += tileText(L, K, D->getSourceRange()) + B;
   Text += "distwar_costs[distwar_tile] = ::distwar::tileCost(" +
           tileText(L, K, K.Cost->Start->getSourceRange()) + ", " +
-          tileText(L, K, K.Cost->Bound->getSourceRange()) + ");" + B + "}";
+          tileText(L, K, K.Cost->Bound->getSourceRange()) + ");" + B + "}" + B +
+          "::distwar::orderTilesByCost(distwar_costs, distwar_tiles, "
+          "distwar_order);" +
+          B + "}";
   const auto *Body = cast<CompoundStmt>(F->getBody());
   return L.add(L.endOfToken(Body->getRBracLoc()), 0, Text);
 }
@@ -307,8 +314,8 @@ static std::string costCallee(const TileEditList &L, const TileKernelPlan &Plan,
 
 /// An ordered launch's arguments, each evaluated once into a variable of
 /// its parameter's type, which both the cost kernel's launch and the
-/// kernel's take; then the costs, computed and ordered when the launch
-/// draws its tiles.
+/// kernel's take; then the cost kernel, which computes and orders the
+/// costs, when the launch draws its tiles.
 static llvm::Error
 orderedLaunchEdits(TileEditList &L, const TileKernelPlan &Plan,
                    const TileLaunchPlan &Launch, llvm::StringRef Name,
@@ -331,9 +338,9 @@ orderedLaunchEdits(TileEditList &L, const TileKernelPlan &Plan,
   Head += "if (" + Name.str() + ".ordered()) {" + L.Break +
           costCallee(L, Plan, Launch) + "<<<" + Name.str() + ".costGrid(), " +
           Name.str() + ".costBlock(), 0, " + Name.str() + ".stream>>>(" +
-          Name.str() + ".costs, " + Name.str() + ".tiles, " + Name.str() +
-          ".original" + Args + ");" + L.Break + Name.str() + ".orderByCost();" +
-          L.Break + "}" + L.Break;
+          Name.str() + ".costs, " + Name.str() + ".order, " + Name.str() +
+          ".tiles, " + Name.str() + ".original" + Args + ");" + L.Break + "}" +
+          L.Break;
   return llvm::Error::success();
 }
 

@@ -33,10 +33,10 @@
 // runs each launch in one of two modes: the persistent grid with a pool per
 // stream (streamTileQueue), or the original grid with no pool, one tile per
 // block, the original's own schedule. Where the rewriter found what a tile
-// costs, a dynamic launch draws its tiles heaviest first: a cost kernel
-// writes each tile's cost, orderTilesByCost orders them, and the kernel
-// draws through that order, in a pool per stream and host thread
-// (streamTileOrder). Which mode is faster depends on the data (how
+// costs, a dynamic launch draws its tiles heaviest first: a cost kernel of
+// one block writes each tile's cost and orders them (orderTilesByCost),
+// and the kernel draws through that order, in a pool per stream and host
+// thread (streamTileOrder). Which mode is faster depends on the data (how
 // unevenly the tiles cost), so each kernel's launches choose it by timing,
 // as launch tuning chooses thresholds (distwar/variant_choice.h), and the
 // report says what they chose.
@@ -46,6 +46,7 @@
 #ifndef DISTWAR_TILES_CUH
 #define DISTWAR_TILES_CUH
 
+#include "distwar/recent_answers.h"
 #include "distwar/variant_launch.h"
 
 #include <cuda_runtime.h>
@@ -65,6 +66,7 @@
 #include <thread>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -73,6 +75,10 @@
 
 namespace distwar {
 
+/// The threads of the one block of a cost kernel (TileLaunch::costBlock()),
+/// which computes every tile's cost and orders them.
+constexpr unsigned kTileCostThreads = 1024;
+
 /// The pool's state in device memory; its counts are zero between launches.
 struct TileQueue {
   /// Tiles drawn beyond the first wave (one per block).
@@ -80,7 +86,7 @@ struct TileQueue {
   /// Blocks that have drawn past the last tile.
   unsigned int finished;
   /// The tiles in the order they are drawn (a launch's costs ordered by
-  /// TileLaunch::orderByCost), or null: in launch order. Set when the pool
+  /// orderTilesByCost), or null: in launch order. Set when the pool
   /// is made; no kernel writes it.
   const unsigned int *order;
 };
@@ -275,7 +281,6 @@ __device__ __forceinline__ unsigned tileCost(Start start, Bound bound) {
 
 namespace detail {
 
-constexpr int kOrderThreads = 1024;
 /// Cost 0, then four buckets per power of two (its two bits below the
 /// highest): a tile is drawn before every tile of a quarter less cost.
 constexpr int kCostBuckets = 1 + 4 * 32;
@@ -288,13 +293,23 @@ __device__ __forceinline__ int costBucket(unsigned cost) {
   return 1 + 4 * high + static_cast<int>(below & 3u);
 }
 
-/// One block orders \p tiles tiles by \p costs, heaviest bucket first: a
-/// histogram, each bucket's start, then every tile placed in its bucket (in
-/// whatever order the shared atomics give: a kernel balanced across tiles
-/// computes the same whatever the order).
-template <int = 0>
-__global__ void __launch_bounds__(kOrderThreads)
-    orderTilesByCost(const unsigned *costs, unsigned tiles, unsigned *order) {
+} // namespace detail
+
+/// Orders \p tiles tiles by \p costs, heaviest bucket first, into \p order:
+/// a histogram, each bucket's start, then every tile placed in its bucket
+/// (in whatever order the shared atomics give: a kernel balanced across
+/// tiles computes the same whatever the order). Called by every thread of
+/// a launch of one block (1-D, TileLaunch::costBlock()), after each wrote
+/// its tiles' costs: the barrier that opens it makes them visible. One
+/// launch computes and orders the costs, so that an ordered launch costs
+/// the host two launches, not three.
+__device__ __forceinline__ void orderTilesByCost(const unsigned *costs,
+                                                 unsigned tiles,
+                                                 unsigned *order) {
+  using detail::costBucket;
+  using detail::kCostBuckets;
+  assert(gridDim.x * gridDim.y * gridDim.z == 1 && blockDim.y == 1 &&
+         blockDim.z == 1 && "the tiles are ordered by one 1-D block");
   __shared__ unsigned count[kCostBuckets];
   __shared__ unsigned start[kCostBuckets];
   for (int b = threadIdx.x; b < kCostBuckets; b += blockDim.x)
@@ -314,8 +329,6 @@ __global__ void __launch_bounds__(kOrderThreads)
   for (unsigned t = threadIdx.x; t < tiles; t += blockDim.x)
     order[atomicAdd(&start[costBucket(costs[t])], 1u)] = t;
 }
-
-} // namespace detail
 #endif // __CUDACC__
 
 namespace detail {
@@ -405,7 +418,7 @@ private:
 
 /// A pool whose tiles are drawn in an order made for each launch, and the
 /// room for it: the launch's cost of each tile (which distwar-rewrite's
-/// cost kernels write) and the order (TileLaunch::orderByCost).
+/// cost kernels write) and the order (orderTilesByCost).
 class TileOrderOwner {
 public:
   TileOrderOwner() = default;
@@ -480,11 +493,15 @@ template <typename Owner, bool PerThread = false>
 Owner &streamOwned(cudaStream_t stream) {
   using Key = std::tuple<int, cudaStream_t, std::thread::id>;
   static std::mutex mutex;
-  // Never freed: a destructor at exit may run after the CUDA context is gone.
+  // Never freed: a destructor at exit may run after the CUDA context is gone
+  // (and so the pointers a thread remembers stay good).
   static auto *owners = new std::map<Key, Owner *>();
+  thread_local RecentAnswers<std::pair<int, cudaStream_t>, Owner *> recent;
   int device = 0;
   detail::throwIfFailed(cudaGetDevice(&device), "distwar: a tile pool",
                         "cudaGetDevice");
+  if (Owner *const *known = recent.find({device, stream}))
+    return **known;
   const bool shared = PerThread || stream == nullptr ||
                       stream == cudaStreamLegacy ||
                       stream == cudaStreamPerThread;
@@ -498,6 +515,7 @@ Owner &streamOwned(cudaStream_t stream) {
     // stream does not wait for: zero it again in the launch's order.
     owner->reset(stream);
   }
+  recent.remember({device, stream}, owner);
   return *owner;
 }
 
@@ -583,27 +601,37 @@ inline std::string kernelSymbolName(const void *kernel) {
   return name;
 }
 
-/// Every kernel's choice, made so far (owned by the registry).
-inline std::map<const void *, VariantState *> &tileModeChoices() {
-  static auto *choices = new std::map<const void *, VariantState *>();
-  return *choices;
+/// What the launches of one kernel balanced across tiles keep: the choice
+/// of their mode, and their persistent grids, so that one lookup serves a
+/// launch's bookkeeping.
+struct TileKernel {
+  /// Owned by the site registry (its report line: `"choice": "tiles of
+  /// <kernel>"`).
+  VariantState *choice = nullptr;
+  /// cachedPersistentBlocks() by device, threads per block and dynamic
+  /// shared memory.
+  RecentAnswers<std::tuple<int, int, size_t>, unsigned> grids;
+};
+
+/// Every kernel's record, made so far.
+inline std::map<const void *, TileKernel> &tileKernels() {
+  static auto *kernels = new std::map<const void *, TileKernel>();
+  return *kernels;
 }
 
-/// The choice of mode of one kernel's launches, made on its first launch
-/// and owned by the site registry (its report line: `"choice": "tiles of
-/// <kernel>"`). The caller holds the registry's mutex.
-inline VariantState &tileModeChoice(SiteRegistry &registry,
-                                    const void *kernel) {
-  VariantState *&choice = tileModeChoices()[kernel];
-  if (!choice) {
+/// The record of one kernel's launches, made on its first launch. The
+/// caller holds the registry's mutex.
+inline TileKernel &tileKernel(SiteRegistry &registry, const void *kernel) {
+  TileKernel &k = tileKernels()[kernel];
+  if (!k.choice) {
     auto owned = std::make_unique<VariantState>(
         "tiles of " + kernelSymbolName(kernel),
         std::vector<std::string>{"dynamic-tiles", "one-tile-per-block"},
         registry.environment());
-    choice = owned.get();
+    k.choice = owned.get();
     registry.choices.push_back(std::move(owned));
   }
-  return *choice;
+  return k;
 }
 
 } // namespace detail
@@ -614,8 +642,8 @@ inline std::vector<std::string> tileModeReport() {
   detail::SiteRegistry &registry = detail::SiteRegistry::instance();
   std::lock_guard<std::mutex> lock(registry.mutex);
   std::vector<std::string> lines;
-  for (const auto &entry : detail::tileModeChoices())
-    for (std::string &line : entry.second->reportLines())
+  for (const auto &entry : detail::tileKernels())
+    for (std::string &line : entry.second.choice->reportLines())
       lines.push_back(std::move(line));
   return lines;
 }
@@ -635,7 +663,7 @@ struct TileLaunch {
   /// Where the launch's cost kernel writes each tile's cost, for a pool
   /// drawn heaviest first; null: the tiles are drawn in launch order.
   unsigned *costs = nullptr;
-  /// The pool's order, which orderByCost() writes.
+  /// The pool's order, which the cost kernel writes (orderTilesByCost).
   unsigned *order = nullptr;
 
   /// Without a pool, each block runs its own tile.
@@ -645,21 +673,14 @@ struct TileLaunch {
   /// Whether the launch draws tiles from a pool: which instance of a kernel
   /// whose mode is a template parameter (TileCursor<Dynamic>) it launches.
   bool dynamic() const { return mode() == TileMode::kDynamic; }
-  /// Whether the tiles' costs are to be computed before the launch (into
-  /// `costs`, by a kernel of costGrid() x costBlock() threads, one per tile)
-  /// and ordered (orderByCost()), so that the heaviest are drawn first.
+  /// Whether the tiles' costs are to be computed and ordered before the
+  /// launch, so that the heaviest are drawn first: by a kernel of one block
+  /// (costGrid() x costBlock()) on the launch's stream, whose threads write
+  /// `costs` (tile t, t + costBlock().x, ...) and then call
+  /// orderTilesByCost(costs, tiles, order).
   bool ordered() const { return costs != nullptr; }
-  dim3 costBlock() const { return dim3(kCostThreads); }
-  dim3 costGrid() const { return dim3((tiles + kCostThreads - 1) / kCostThreads); }
-#if defined(__CUDACC__)
-  /// Orders the tiles by the costs written, heaviest first, on the
-  /// launch's stream, for the launch that follows.
-  void orderByCost() const {
-    assert(ordered() && "a launch drawn in order has costs");
-    detail::orderTilesByCost<<<1, detail::kOrderThreads, 0, stream>>>(
-        costs, tiles, order);
-  }
-#endif
+  dim3 costBlock() const { return dim3(kTileCostThreads); }
+  dim3 costGrid() const { return dim3(1); }
 
   TileLaunch() = default;
   TileLaunch(const TileLaunch &) = delete;
@@ -688,7 +709,6 @@ struct TileLaunch {
   }
 
 private:
-  static constexpr unsigned kCostThreads = 256;
   detail::VariantState *choice = nullptr;
   VariantTicket ticket;
 };
@@ -737,19 +757,33 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
   detail::SiteRegistry &registry = detail::SiteRegistry::instance();
   if (!registry.environmentError().empty())
     throw std::invalid_argument(registry.environmentError());
-  VariantTicket t;
+  int device = 0;
+  detail::throwIfFailed(cudaGetDevice(&device), "distwar::tileLaunch",
+                        "cudaGetDevice");
+  const int threads = static_cast<int>(block.x * block.y * block.z);
+  const std::tuple<int, int, size_t> shape(device, threads, shared);
+  detail::TileKernel *k = nullptr;
+  unsigned blocks = 0;
   {
+    // Nothing in here throws: a timed launch's end takes this lock.
     std::lock_guard<std::mutex> lock(registry.mutex);
-    detail::VariantState &choice = detail::tileModeChoice(
-        registry, reinterpret_cast<const void *>(kernel));
-    t = choice.begin(stream, !registry.launchSearching());
+    k = &detail::tileKernel(registry, reinterpret_cast<const void *>(kernel));
+    const VariantTicket t = k->choice->begin(
+        stream, [&registry] { return !registry.launchSearching(); });
     if (t.pair >= 0)
-      l.timeFor(choice, t);
+      l.timeFor(*k->choice, t);
+    if (static_cast<TileMode>(t.variant) == TileMode::kOnePerBlock)
+      return l;
+    if (const unsigned *known = k->grids.find(shape))
+      blocks = *known;
   }
-  if (static_cast<TileMode>(t.variant) == TileMode::kOnePerBlock)
-    return l;
-  l.grid = dim3(cachedPersistentBlocks(
-      kernel, static_cast<int>(block.x * block.y * block.z), shared, l.tiles));
+  if (!blocks) {
+    blocks = cachedPersistentBlocks(kernel, threads, shared, ~0u);
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (!k->grids.find(shape))
+      k->grids.remember(shape, blocks);
+  }
+  l.grid = dim3(std::min(blocks, l.tiles));
   if (!ordered) {
     l.queue = streamTileQueue(stream);
     return l;

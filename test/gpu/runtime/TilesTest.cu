@@ -15,8 +15,9 @@
 // both of the launch's modes (dynamic tiles, one tile per block) must run,
 // each tile once per launch in either, and the choice must be in the report.
 // Last, the same launches drawing their tiles heaviest first (a cost
-// kernel, orderByCost): each tile once per launch, the order a permutation,
-// heaviest first. `--small` runs a subset for compute-sanitizer.
+// kernel that orders them too): each tile once per launch, the order a
+// permutation, heaviest first. `--small` runs a subset for
+// compute-sanitizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,23 +203,26 @@ void checkLaunchModes(gpucheck::Tally &tally, int launches) {
   cudaFree(counts);
 }
 
-/// A cost kernel as distwar-rewrite writes one: a thread per tile, its
-/// place from tileIndex, the cost of countCursorTiles' work there.
-__global__ void countCursorCosts(unsigned *costs, unsigned tiles, dim3 grid,
-                                 unsigned heavy) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= tiles)
-    return;
-  const uint3 index = distwar::tileIndex(t, grid);
-  const unsigned tile = index.x + grid.x * index.y;
-  costs[t] = distwar::tileCost(0, tile == heavy ? 100000 : tile % 7);
+/// A cost kernel as distwar-rewrite writes one: one block, each thread
+/// taking every blockDim.x-th tile, its place from tileIndex, the cost of
+/// countCursorTiles' work there; then the block orders the tiles.
+__global__ void __launch_bounds__(distwar::kTileCostThreads)
+    countCursorCosts(unsigned *costs, unsigned *order, unsigned tiles,
+                     dim3 grid, unsigned heavy) {
+  for (unsigned t = threadIdx.x; t < tiles; t += blockDim.x) {
+    const uint3 index = distwar::tileIndex(t, grid);
+    const unsigned tile = index.x + grid.x * index.y;
+    costs[t] = distwar::tileCost(0, tile == heavy ? 100000 : tile % 7);
+  }
+  distwar::orderTilesByCost(costs, tiles, order);
 }
 
 /// Launches drawing their tiles heaviest first: every tile still runs once
 /// per launch, and the pool's order is a permutation of the tiles, the
 /// heavy one first, then costs 6, 5, ..., 0 (each a bucket of its own).
 void checkOrderedLaunches(gpucheck::Tally &tally, int launches) {
-  const dim3 grid(37, 11);
+  // More tiles than the cost kernel's threads: a thread takes several.
+  const dim3 grid(47, 23);
   const unsigned tiles = grid.x * grid.y, heavy = tiles / 3;
   unsigned *counts = nullptr;
   gpucheck::require(cudaMalloc(&counts, tiles * sizeof(unsigned)),
@@ -235,8 +239,7 @@ void checkOrderedLaunches(gpucheck::Tally &tally, int launches) {
                                        : countCursorTiles<false, 1>;
       if (l.ordered()) {
         countCursorCosts<<<l.costGrid(), l.costBlock(), 0, l.stream>>>(
-            l.costs, l.tiles, l.original, heavy);
-        l.orderByCost();
+            l.costs, l.order, l.tiles, l.original, heavy);
         ++ordered;
       }
       kernel<<<l.grid, l.block, l.shared, l.stream>>>(l.queue, l.tiles,
