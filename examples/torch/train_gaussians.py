@@ -237,6 +237,49 @@ def kernel_times(runs, camera, target, iterations):
     return out
 
 
+def host_times(runs, camera, target, iterations):
+    """Per run, the host's time per iteration (microseconds, torch.profiler
+    over `iterations` more steps, CPU and CUDA activity): each operator's
+    and each CUDA API call's own time and calls, to find where one build
+    spends more host time than another."""
+    from torch.profiler import ProfilerActivity, profile
+    out = {}
+    for r in runs:
+        r.step(camera, target)
+        r.collect()
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            for _ in range(iterations):
+                r.step(camera, target)
+                r.collect()
+        times = {}
+        for e in prof.key_averages():
+            if str(e.device_type).split(".")[-1] != "CPU":
+                continue
+            us = e.self_cpu_time_total / iterations
+            calls = e.count / iterations
+            times[e.key[:60]] = (calls, us)
+        out[r.name] = times
+    return out
+
+
+def print_host_times(host):
+    """The host profile's lines: each run's heaviest entries, then where
+    the tiles build differs from the batching alone."""
+    for name, times in host.items():
+        top = sorted(times.items(), key=lambda kv: -kv[1][1])[:25]
+        print("host us per iteration, %s: all %.1f; %s" % (
+            name, sum(v[1] for v in times.values()),
+            "; ".join("%s x%.2f %.1f" % (k, c, us) for k, (c, us) in top)))
+    if "tiles" in host and "distwar" in host:
+        a, b = host["distwar"], host["tiles"]
+        keys = set(a) | set(b)
+        diff = sorted(((b.get(k, (0, 0))[1] - a.get(k, (0, 0))[1], k) for k in keys),
+                      reverse=True)
+        print("host us per iteration, tiles minus distwar: %s" % "; ".join(
+            "%s %+.1f (calls %.2f -> %.2f)" % (k, d, a.get(k, (0, 0))[0], b.get(k, (0, 0))[0])
+            for d, k in diff if abs(d) >= 0.5))
+
+
 def balanced_orders(n):
     """Orders of n runs (Williams' design) over which every run takes every
     place, and comes right after every other run, equally often."""
@@ -415,6 +458,8 @@ def main():
     if args.profile:
         results["kernel_us"] = kernel_times(runs, train_views[0], train_targets[0],
                                             args.profile)
+        results["host_us"] = host_times(runs, train_views[0], train_targets[0],
+                                        args.profile)
     with open(os.path.join(args.out, "train.json"), "w") as f:
         json.dump(results, f)
 
@@ -467,6 +512,7 @@ def main():
     for name, times in results.get("kernel_us", {}).items():
         print("kernel us per iteration, %s: %s" % (name, "; ".join(
             "%s %.1f" % kv for kv in sorted(times.items(), key=lambda kv: -kv[1]))))
+    print_host_times(results.get("host_us", {}))
     if "tiles" in results["runs"]:
         b = results["runs"]["tiles"]
         print("tiles against distwar (tuned): %.3fx per iteration (mean), %.3fx (median); "
