@@ -21,7 +21,8 @@ bool isTileRewriteName(llvm::StringRef Name) {
          Name == "distwar_grid" || Name == "distwar_tile" ||
          Name == "distwar_blockIdx" || Name == "distwar_tile_cursor" ||
          Name == "distwar_tile_end" || Name == "distwar_dynamic_tiles" ||
-         Name == "distwar_costs" || Name.starts_with("distwar_tile_costs") ||
+         Name == "distwar_costs" || Name == "distwar_order" ||
+         Name.starts_with("distwar_tile_costs") ||
          Name.starts_with("distwar_launch") ||
          Name.starts_with("distwar_kernel");
 }

@@ -622,15 +622,20 @@ inline std::map<const void *, TileKernel> &tileKernels() {
 /// The record of one kernel's launches, made on its first launch. The
 /// caller holds the registry's mutex.
 inline TileKernel &tileKernel(SiteRegistry &registry, const void *kernel) {
-  TileKernel &k = tileKernels()[kernel];
-  if (!k.choice) {
-    auto owned = std::make_unique<VariantState>(
-        "tiles of " + kernelSymbolName(kernel),
-        std::vector<std::string>{"dynamic-tiles", "one-tile-per-block"},
-        registry.environment());
-    k.choice = owned.get();
-    registry.choices.push_back(std::move(owned));
-  }
+  std::map<const void *, TileKernel> &kernels = tileKernels();
+  auto it = kernels.find(kernel);
+  if (it != kernels.end())
+    return it->second;
+  // Owned by the registry before the record holds it, so that nothing
+  // that throws leaves a record without its choice or pointing to none.
+  auto owned = std::make_unique<VariantState>(
+      "tiles of " + kernelSymbolName(kernel),
+      std::vector<std::string>{"dynamic-tiles", "one-tile-per-block"},
+      registry.environment());
+  VariantState *choice = owned.get();
+  registry.choices.push_back(std::move(owned));
+  TileKernel &k = kernels[kernel];
+  k.choice = choice;
   return k;
 }
 
@@ -675,8 +680,9 @@ struct TileLaunch {
   bool dynamic() const { return mode() == TileMode::kDynamic; }
   /// Whether the tiles' costs are to be computed and ordered before the
   /// launch, so that the heaviest are drawn first: by a kernel of one block
-  /// (costGrid() x costBlock()) on the launch's stream, whose threads write
-  /// `costs` (tile t, t + costBlock().x, ...) and then call
+  /// (costGrid() x costBlock(), declared __launch_bounds__(kTileCostThreads)
+  /// so that it fits) on the launch's stream, whose threads write `costs`
+  /// (tile t, t + costBlock().x, ...) and then all call
   /// orderTilesByCost(costs, tiles, order).
   bool ordered() const { return costs != nullptr; }
   dim3 costBlock() const { return dim3(kTileCostThreads); }
@@ -765,7 +771,8 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
   detail::TileKernel *k = nullptr;
   unsigned blocks = 0;
   {
-    // Nothing in here throws: a timed launch's end takes this lock.
+    // Declared after `l`, released before it: a timed launch's end takes
+    // this lock (also when something here throws).
     std::lock_guard<std::mutex> lock(registry.mutex);
     k = &detail::tileKernel(registry, reinterpret_cast<const void *>(kernel));
     const VariantTicket t = k->choice->begin(

@@ -70,6 +70,9 @@ public:
   // Never destroyed before the program ends: its events are left to the
   // CUDA runtime's teardown, which may already have run.
   ~VariantState() override = default;
+  // Its last device's state points into its own map.
+  VariantState(const VariantState &) = delete;
+  VariantState &operator=(const VariantState &) = delete;
 
   std::vector<std::string> reportLines() override {
     std::vector<std::string> lines;
@@ -107,7 +110,9 @@ public:
     // Most launches, once the choice is settled, need neither the stream's
     // capture status nor the times of earlier launches (each a CUDA call of
     // a microsecond or more while the host's caches are cold); the timed
-    // ones that follow read the times back.
+    // ones that follow read the times back. A launch on a stream being
+    // captured counts here like any other (it runs the variant in force,
+    // untimed, as the capture's own path below does).
     if (d.choice.nextIsQuiet()) {
       d.choice.next(false);
       return t;

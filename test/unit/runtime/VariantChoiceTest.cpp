@@ -36,21 +36,25 @@ public:
     return variantTunerOptions(3, env);
   }
 
-  void run(long long launches) {
+  /// `likeRuntime`: as VariantState::begin calls it, a quiet launch with
+  /// next(false) and no times read back; the others read back what is due
+  /// before planning.
+  void run(long long launches, bool likeRuntime = false) {
     for (long long i = 0; i < launches; ++i) {
       quiet.push_back(choice.nextIsQuiet());
       inForce.push_back(choice.variant());
       searches.push_back(choice.search().searches());
-      const VariantChoice::Plan plan = choice.next(true);
+      if (likeRuntime && !quiet.back())
+        deliver(call - 1);
+      const VariantChoice::Plan plan =
+          choice.next(!likeRuntime || !quiet.back());
       const double ms = workload() * factor(plan.variant, call);
       used.push_back(plan.variant);
       timed.push_back(plan.ticket >= 0);
       if (plan.ticket >= 0)
         inFlight.push_back({plan.ticket, ms, call + 2});
-      while (!inFlight.empty() && inFlight.front().due <= call) {
-        choice.record(inFlight.front().ticket, inFlight.front().ms);
-        inFlight.pop_front();
-      }
+      if (!likeRuntime)
+        deliver(call);
       ++call;
     }
   }
@@ -76,6 +80,13 @@ private:
     double ms;
     long long due;
   };
+  /// Records the times due by launch \p by.
+  void deliver(long long by) {
+    while (!inFlight.empty() && inFlight.front().due <= by) {
+      choice.record(inFlight.front().ticket, inFlight.front().ms);
+      inFlight.pop_front();
+    }
+  }
   double workload() {
     // xorshift: a reproducible workload per call.
     state ^= state << 13;
@@ -153,8 +164,8 @@ TEST(VariantChoice, FollowsTheDataWhenItChanges) {
 }
 
 TEST(VariantChoice, StaysPutAmongNearEqualVariants) {
-  Loop loop(kNames, [](int v, long long) { return v == 1 ? 1.0 : 1.003; },
-            0.05, 200);
+  Loop loop(
+      kNames, [](int v, long long) { return v == 1 ? 1.0 : 1.003; }, 0.05, 200);
   loop.run(20000);
   EXPECT_LE(loop.choice.search().moves(), 1);
   // Re-checks back off: far fewer than one per 200 launches.
@@ -191,6 +202,23 @@ TEST(VariantChoice, AQuietLaunchRunsTheVariantInForceUntimed) {
   EXPECT_GE(loop.choice.search().moves(), 1);
 }
 
+TEST(VariantChoice, SkippingQuietLaunchesChangesNoDecision) {
+  // The runtime plans a quiet launch untimed and reads no times back there:
+  // the same launches, timed the same, searches the same.
+  auto factor = [](int v, long long call) {
+    if (call < 3000)
+      return v == 2 ? 0.4 : 1.0;
+    return v == 0 ? 1.0 : 1.6;
+  };
+  Loop every(kNames, factor, 0.05, 300), runtime(kNames, factor, 0.05, 300);
+  every.run(8000);
+  runtime.run(8000, /*likeRuntime=*/true);
+  EXPECT_EQ(runtime.used, every.used);
+  EXPECT_EQ(runtime.timed, every.timed);
+  EXPECT_EQ(runtime.searches, every.searches);
+  EXPECT_GE(runtime.choice.search().moves(), 1);
+}
+
 TEST(VariantChoice, WithoutTuningEveryLaunchIsQuiet) {
   Loop loop(
       kNames, [](int, long long) { return 1.0; }, 0.05, 500,
@@ -201,8 +229,9 @@ TEST(VariantChoice, WithoutTuningEveryLaunchIsQuiet) {
 }
 
 TEST(VariantChoice, WithoutTuningKeepsTheDefault) {
-  Loop loop(kNames, [](int v, long long) { return v == 0 ? 2.0 : 1.0; }, 0.05,
-            500, /*tuning=*/false);
+  Loop loop(
+      kNames, [](int v, long long) { return v == 0 ? 2.0 : 1.0; }, 0.05, 500,
+      /*tuning=*/false);
   loop.run(1000);
   EXPECT_EQ(loop.launchesOf(0, 0, 1000), 1000);
   for (bool t : loop.timed)

@@ -141,14 +141,22 @@ TEST(TileKernels, NothingToBalanceAlreadyBalancedAndOurNames) {
       int distwar_grid = blockIdx.x;
       v[distwar_grid] = 0;
     }
-    void run(float *v) {
+    // The cost kernel's parameter: a second one of that name would not
+    // compile.
+    __global__ void ordered(const int *distwar_order, float *v) {
+      for (int i = 0; i < distwar_order[blockIdx.x]; ++i)
+        v[blockIdx.x] += 1;
+    }
+    void run(float *v, const int *n) {
       same<<<4, 32>>>(v);
       done<<<4, 32>>>(nullptr, v);
       clash<<<4, 32>>>(v);
+      ordered<<<4, 32>>>(n, v);
     })cu");
   EXPECT_EQ(planOf(P, "same").Why.Code, Reason::TileNoBlockIndex);
   EXPECT_EQ(planOf(P, "done").Why.Code, Reason::TileAlreadyBalanced);
   EXPECT_EQ(planOf(P, "clash").Why.Code, Reason::NameShadowed);
+  EXPECT_EQ(planOf(P, "ordered").Why.Code, Reason::NameShadowed);
 }
 
 class TileKernelsTree : public TileTree {};
