@@ -207,22 +207,29 @@ class Run:
                                for c, t in zip(views, targets))
 
 
+def profiled(r, camera, target, iterations, activities):
+    """torch.profiler's averages over `iterations` steps of run `r` on one
+    view, recording `activities`."""
+    from torch.profiler import profile
+    r.step(camera, target)  # one step unprofiled: nothing left pending
+    r.collect()
+    with profile(activities=activities) as prof:
+        for _ in range(iterations):
+            r.step(camera, target)
+            r.collect()
+    return prof.key_averages()
+
+
 def kernel_times(runs, camera, target, iterations):
     """Per run, the device time per iteration (microseconds, torch.profiler
     over `iterations` more steps on one view) of all kernels and copies, and
     of each one over 5 us (its name cut to 60 characters): where the runs'
     times part."""
-    from torch.profiler import ProfilerActivity, profile
+    from torch.profiler import ProfilerActivity
     out = {}
     for r in runs:
-        r.step(camera, target)  # one step unprofiled: nothing left pending
-        r.collect()
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            for _ in range(iterations):
-                r.step(camera, target)
-                r.collect()
         times = {"all": 0.0}
-        for e in prof.key_averages():
+        for e in profiled(r, camera, target, iterations, [ProfilerActivity.CUDA]):
             us = getattr(e, "device_time_total", None)
             if us is None:
                 us = e.cuda_time_total
@@ -241,18 +248,14 @@ def host_times(runs, camera, target, iterations):
     """Per run, the host's time per iteration (microseconds, torch.profiler
     over `iterations` more steps, CPU and CUDA activity): each operator's
     and each CUDA API call's own time and calls, to find where one build
-    spends more host time than another."""
-    from torch.profiler import ProfilerActivity, profile
+    spends more host time than another (a profile's operators vary by
+    tens of microseconds between identical builds: a coarse view)."""
+    from torch.profiler import ProfilerActivity
     out = {}
     for r in runs:
-        r.step(camera, target)
-        r.collect()
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            for _ in range(iterations):
-                r.step(camera, target)
-                r.collect()
         times = {}
-        for e in prof.key_averages():
+        activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+        for e in profiled(r, camera, target, iterations, activities):
             if str(e.device_type).split(".")[-1] != "CPU":
                 continue
             us = e.self_cpu_time_total / iterations
