@@ -14,6 +14,8 @@
 #ifndef DISTWAR_RECENT_ANSWERS_H
 #define DISTWAR_RECENT_ANSWERS_H
 
+#include <cassert>
+
 namespace distwar {
 namespace detail {
 
@@ -32,6 +34,7 @@ public:
   }
   /// Remembers \p value for \p key, which must not be remembered already.
   void remember(const Key &key, const Value &value) {
+    assert(!find(key) && "an answer is remembered once");
     entries[next] = Entry{key, value, true};
     next = (next + 1) % Entries;
   }

@@ -609,7 +609,9 @@ struct TileKernel {
   /// <kernel>"`).
   VariantState *choice = nullptr;
   /// cachedPersistentBlocks() by device, threads per block and dynamic
-  /// shared memory.
+  /// shared memory: the few a kernel's launches use, next to its choice,
+  /// in front of that function's complete cache (a kernel launched with
+  /// many shared memory sizes still queries the occupancy once each).
   RecentAnswers<std::tuple<int, int, size_t>, unsigned> grids;
 };
 
