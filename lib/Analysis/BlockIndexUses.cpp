@@ -72,11 +72,36 @@ bool asmReadsGridPlace(const AsmStmt *Asm) {
          containsAny(Text, {"ctaid", "nctaid", "cluster", "gridid"});
 }
 
+/// Whether \p Text loads or stores memory that other blocks see (`ld`,
+/// `st` of global or generic addresses, other than a non-coherent load).
+static bool asmSharesMemory(llvm::StringRef Text) {
+  for (size_t At = 0; At + 3 <= Text.size(); ++At) {
+    llvm::StringRef Rest = Text.drop_front(At);
+    if (!Rest.starts_with("ld") && !Rest.starts_with("st"))
+      continue;
+    if (At && (isalnum(Text[At - 1]) || Text[At - 1] == '_' ||
+               Text[At - 1] == '.' || Text[At - 1] == '%'))
+      continue;
+    llvm::StringRef Op = Rest.take_until([](char C) { return isspace(C); });
+    if (Op != "ld" && Op != "st" && !Op.starts_with("ld.") &&
+        !Op.starts_with("st."))
+      continue;
+    if (Op.contains(".shared") || Op.contains(".local") ||
+        Op.contains(".const") || Op.contains(".param") ||
+        (Op.starts_with("ld") && Op.contains(".nc")))
+      continue;
+    return true;
+  }
+  return false;
+}
+
 bool asmMayOrderBlocks(const AsmStmt *Asm) {
   std::string Text = asmText(Asm);
   return !isa<GCCAsmStmt>(Asm) ||
-         containsAny(Text, {"atom", "red.", "fence", "membar", "volatile",
-                            "acquire", "release", "exit", "bar.", "barrier"});
+         containsAny(Text,
+                     {"atom", "red.", "fence", "membar", "volatile", "acquire",
+                      "release", "relaxed", "exit", "bar.", "barrier"}) ||
+         asmSharesMemory(Text);
 }
 
 namespace {
@@ -88,6 +113,12 @@ public:
     Lambdas.push_back(L);
     bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
     Lambdas.pop_back();
+    return Result;
+  }
+  bool TraverseParmVarDecl(ParmVarDecl *P) {
+    ++InParameter;
+    bool Result = RecursiveASTVisitor::TraverseParmVarDecl(P);
+    --InParameter;
     return Result;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
@@ -105,9 +136,13 @@ public:
 
 private:
   void add(BlockIndexUse::Kind K, const Expr *E) {
-    Uses.push_back({K, E, Lambdas.empty() ? nullptr : Lambdas.back()});
+    bool Sees = !InParameter && llvm::all_of(Lambdas, [](const LambdaExpr *L) {
+      return L->getCaptureDefault() != LCD_None;
+    });
+    Uses.push_back({K, E, Lambdas.empty() ? nullptr : Lambdas.back(), Sees});
   }
   std::vector<const LambdaExpr *> Lambdas;
+  unsigned InParameter = 0; ///< in a lambda's parameter (a default argument)
 };
 
 } // namespace

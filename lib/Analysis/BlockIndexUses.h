@@ -33,6 +33,10 @@ struct BlockIndexUse {
   const clang::Expr *E;
   /// The innermost lambda of the body that holds the use; null for none.
   const clang::LambdaExpr *InLambda = nullptr;
+  /// Whether the use can see the function's locals: every lambda around it
+  /// captures by default, and it is not in a lambda's parameter list (a
+  /// default argument cannot name a local).
+  bool SeesLocals = true;
 };
 
 /// Every read of blockIdx, gridDim and group_index() in \p Body, in the
@@ -56,7 +60,9 @@ bool isGridGroupCall(const clang::CallExpr *Call);
 bool asmReadsGridPlace(const clang::AsmStmt *Asm);
 
 /// True when inline assembly \p Asm may signal between blocks or end the
-/// thread: atomics, fences, volatile or ordered memory operations, exit.
+/// thread: atomics, fences, volatile or ordered memory operations, exit,
+/// and any load or store of memory other blocks see, but for non-coherent
+/// loads (`ld.global.nc`: read-only data).
 bool asmMayOrderBlocks(const clang::AsmStmt *Asm);
 
 } // namespace distwar

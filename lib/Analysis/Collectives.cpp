@@ -78,6 +78,11 @@ template <bool WarpToo> bool maySync(const Stmt *S, unsigned Depth) {
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD)
       return true;
+    // A virtual call may reach any override.
+    if (const auto *M = dyn_cast<CXXMethodDecl>(FD);
+        M && M->isVirtual() && isa<CXXMemberCallExpr>(Call) &&
+        !M->hasAttr<FinalAttr>() && !M->getParent()->hasAttr<FinalAttr>())
+      return true;
     llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
     if (isBarrierName(N) || (WarpToo && isCollectiveName(N)))
       return true;

@@ -28,6 +28,17 @@ bool UniformityAnalysis::controlIsUniform(const Stmt *S,
   return true;
 }
 
+/// Whether the lanes that run \p Top all run \p S, one of its statements:
+/// every statement between them lets all its lanes through.
+bool UniformityAnalysis::runsAllLanesUpTo(const Stmt *S, const Stmt *Top) {
+  const Stmt *Child = S;
+  for (const Stmt *P = parentOf(S); P && Child != Top;
+       Child = P, P = parentOf(P))
+    if (!runsAllLanes(P, Child, /*ContinuesAllowedIn=*/nullptr))
+      return false;
+  return Child == Top;
+}
+
 /// Whether the lanes that run \p P all run its child \p Child: a branch
 /// taken on a uniform condition, or a loop that keeps its lanes together.
 bool UniformityAnalysis::runsAllLanes(const Stmt *P, const Stmt *Child,
@@ -79,7 +90,8 @@ bool UniformityAnalysis::loopKeepsLanes(const Stmt *Loop, const Expr *Cond,
   forEachLoopExit(Body, [&](const LoopExit &E) {
     // A return only removes lanes: the others' values stay equal.
     Goto |= E.Kind == ExitKind::Goto;
-    Break |= E.Kind == ExitKind::Break;
+    Break |= E.Kind == ExitKind::Break &&
+             !(BlockLevel && runsAllLanesUpTo(E.S, Body));
     Continue |= E.Kind == ExitKind::Continue;
     return true;
   });

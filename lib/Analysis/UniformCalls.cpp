@@ -67,6 +67,14 @@ bool UniformityAnalysis::uniformCall(const Expr *E, bool TrustLoads) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (FD && inCooperativeGroups(FD) && FD->getIdentifier())
     return isGroupAccessor(FD->getName());
+  if (BlockLevel && FD && FD->getIdentifier()) {
+    llvm::StringRef N = FD->getName();
+    if (N == "__syncthreads_count" || N == "__syncthreads_and" ||
+        N == "__syncthreads_or")
+      return true; // the block's vote: every thread gets its result
+    if (mayBeCollective(Call))
+      return false; // a warp's vote or shuffle differs between warps
+  }
   // `__ldg(&x)` reads what `x` does; `__ldg(p)`, what `*p` does.
   if (const Expr *Address = readOnlyLoadAddress(Call)) {
     const auto *AddrOf = dyn_cast<UnaryOperator>(Address->IgnoreParens());

@@ -195,7 +195,7 @@ bool UniformityAnalysis::uniformVar(const VarDecl *V, bool TrustLoads) {
   // initialiser loads.
   if (V->getType()->isReferenceType())
     return readOnly().bindsInto(V) && isUniform(V->getInit(), TrustLoads);
-  auto Key = std::make_pair(V, unsigned(TrustLoads));
+  auto Key = std::make_pair(V, unsigned(TrustLoads) | (BlockLevel ? 2u : 0u));
   if (auto It = VarCache.find(Key); It != VarCache.end())
     return It->second;
   if (InProgress.contains(Key))
@@ -305,6 +305,14 @@ static const Expr *wrappedExpr(const Expr *E) {
   if (const auto *CE = dyn_cast<ConstantExpr>(E))
     return CE->getSubExpr();
   return nullptr;
+}
+
+bool UniformityAnalysis::isUniformInBlock(const Expr *E) {
+  const bool Was = BlockLevel;
+  BlockLevel = true;
+  const bool Ok = isUniform(E);
+  BlockLevel = Was;
+  return Ok;
 }
 
 bool UniformityAnalysis::isUniform(const Expr *E, bool TrustLoads) {

@@ -62,6 +62,15 @@ public:
     return sameInThreads(E, /*OfBlock=*/true);
   }
 
+  /// True when every thread of a block that evaluates \p E gets one value,
+  /// in a program without data races: what isUniform proves for a warp
+  /// (constants, parameters, the block's place, read-only memory, loop
+  /// counters, shared memory between barriers), but not the warp's own
+  /// collectives (votes, shuffles, __activemask: they differ between
+  /// warps), and the block's votes (__syncthreads_count, _and, _or) too; a
+  /// loop keeps the block together through breaks taken on such values.
+  bool isUniformInBlock(const clang::Expr *E);
+
   /// True when every statement enclosing \p S up to the function body runs
   /// for all lanes of a warp or none: uniform conditions, no lane-dependent
   /// exits from enclosing loops. Loops in \p Ignored may leave by continue.
@@ -83,6 +92,7 @@ private:
   bool unchangedKernelParameter(const clang::ParmVarDecl *P);
   bool runsAllLanes(const clang::Stmt *P, const clang::Stmt *Child,
                     const clang::Stmt *ContinuesAllowedIn);
+  bool runsAllLanesUpTo(const clang::Stmt *S, const clang::Stmt *Top);
   bool loopKeepsLanes(const clang::Stmt *Loop, const clang::Expr *Cond,
                       const clang::Stmt *Body, const clang::Stmt *Inc,
                       const clang::Stmt *Child,
@@ -113,6 +123,8 @@ private:
   std::unique_ptr<clang::ParentMap> Parents; ///< over F's body
   std::unique_ptr<ReadOnlyParameters> ReadOnly;
   bool HasGoto = false;
+  /// isUniformInBlock's question is being answered.
+  bool BlockLevel = false;
 };
 
 /// The CUDA built-in variable (threadIdx, blockIdx, blockDim, gridDim) whose

@@ -164,6 +164,11 @@ static const Stmt *writeIn(const Stmt *S, const VarDecl *V, WriteMode Through) {
         return S;
     if (callMayWrite(Call, V))
       return S;
+  } else if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
+    // An output operand (`"=r"(v)`, `"+r"(v)`) is stored by the assembly.
+    for (const Expr *Out : Asm->outputs())
+      if (designates(Out, V, Through))
+        return S;
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
@@ -238,7 +243,7 @@ void collectWrites(const Stmt *S, const VarDecl *V,
              Designates(UO->getSubExpr(), Whole)) {
     Out.push_back({S, nullptr, false});
   } else if (isa<BinaryOperator, UnaryOperator, CallExpr, CXXConstructExpr,
-                 DeclStmt, ImplicitCastExpr>(S)) {
+                 DeclStmt, ImplicitCastExpr, AsmStmt>(S)) {
     // A store through an alias, a call that changes a capture, an escape.
     if (findWrite(S, V, /*Through=*/true) == S)
       Out.push_back({S, nullptr, false});

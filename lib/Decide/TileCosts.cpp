@@ -443,6 +443,101 @@ static bool isCopyable(const SourceManager &SM, const TileKernelPlan &Plan,
   });
 }
 
+/// Whether \p D is declared inside \p Kernel (a local type, enumerator,
+/// using-declaration or alias), other than its parameters, its template's
+/// parameters and the locals \p Copied: the cost kernel, after the kernel,
+/// would not see it, or would find another declaration by its name.
+static bool declaredInside(const Decl *D, const FunctionDecl *Kernel,
+                           const llvm::DenseSet<const Decl *> &Copied) {
+  if (!D ||
+      isa<ParmVarDecl, TemplateTypeParmDecl, NonTypeTemplateParmDecl,
+          TemplateTemplateParmDecl>(D) ||
+      Copied.contains(D))
+    return false;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (DC == Kernel)
+      return true;
+  return false;
+}
+
+/// Whether the copied text \p Parts names something declared in \p
+/// Plan's kernel's body other than the copied locals of \p Decls (its
+/// reads of the block's place, which the edits replace, aside).
+static bool namesKernelScope(const TileKernelPlan &Plan,
+                             llvm::ArrayRef<const DeclStmt *> Decls,
+                             llvm::ArrayRef<const Stmt *> Parts) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    Finder(const TileKernelPlan &Plan, const llvm::DenseSet<const Decl *> &C)
+        : Kernel(Plan.Kernel), Copied(C) {
+      for (const BlockIndexUse &U : Plan.Uses)
+        Replaced.insert(U.E);
+    }
+    bool dataTraverseStmtPre(Stmt *S) { return !Replaced.contains(S); }
+    bool TraverseStmt(Stmt *S, DataRecursionQueue *Queue = nullptr) {
+      return Replaced.contains(S) ||
+             RecursiveASTVisitor::TraverseStmt(S, Queue);
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found |= declaredInside(E->getDecl(), Kernel, Copied) ||
+               declaredInside(E->getFoundDecl(), Kernel, Copied);
+      return true;
+    }
+    bool VisitTypeLoc(TypeLoc TL) {
+      if (const TagDecl *T = TL.getType()->getAsTagDecl())
+        Found |= declaredInside(T, Kernel, Copied);
+      if (const auto *TT = TL.getType()->getAs<TypedefType>())
+        Found |= declaredInside(TT->getDecl(), Kernel, Copied);
+      return true;
+    }
+    bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc NNS) {
+      if (NNS && NNS.getNestedNameSpecifier().getKind() ==
+                     NestedNameSpecifier::Kind::Namespace)
+        Found |= declaredInside(
+            NNS.getNestedNameSpecifier().getAsNamespaceAndPrefix().Namespace,
+            Kernel, Copied);
+      return RecursiveASTVisitor::TraverseNestedNameSpecifierLoc(NNS);
+    }
+    bool Found = false;
+
+  private:
+    const FunctionDecl *Kernel;
+    const llvm::DenseSet<const Decl *> &Copied;
+    llvm::DenseSet<const Stmt *> Replaced;
+  };
+  llvm::DenseSet<const Decl *> Copied;
+  for (const DeclStmt *D : Decls)
+    Copied.insert(D->decl_begin(), D->decl_end());
+  Finder F(Plan, Copied);
+  for (const DeclStmt *D : Decls)
+    F.TraverseStmt(const_cast<DeclStmt *>(D));
+  for (const Stmt *S : Parts)
+    F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// Whether \p Body's text defines or undefines a macro: a macro the copied
+/// text expands could then mean something else after the kernel, where the
+/// cost kernel is.
+static bool definesMacros(const SourceManager &SM, const Stmt *Body) {
+  CharSourceRange R = Lexer::makeFileCharRange(
+      SM.getExpansionRange(Body->getSourceRange()), SM, LangOptions());
+  bool Invalid = false;
+  llvm::StringRef Text = Lexer::getSourceText(R, SM, LangOptions(), &Invalid);
+  if (Invalid)
+    return true;
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  Text.split(Lines, '\n');
+  return llvm::any_of(Lines, [](llvm::StringRef Line) {
+    Line = Line.ltrim();
+    if (!Line.consume_front("#"))
+      return false;
+    Line = Line.ltrim();
+    return Line.starts_with("define") || Line.starts_with("undef") ||
+           Line.starts_with("include");
+  });
+}
+
 std::optional<TileCost> findTileCost(ASTContext &Ctx,
                                      const TileKernelPlan &Plan) {
   assert(Plan.balanced() && "costs are those of a balanced kernel's tiles");
@@ -455,8 +550,12 @@ std::optional<TileCost> findTileCost(ASTContext &Ctx,
   for (const Stmt *S : Body->body()) {
     if (const auto *F = dyn_cast<ForStmt>(S))
       if (std::optional<TileCost> Cost = loopCost(Ctx, Plan, F, Locals))
-        return isCopyable(Ctx.getSourceManager(), Plan, *Cost) ? Cost
-                                                               : std::nullopt;
+        return isCopyable(Ctx.getSourceManager(), Plan, *Cost) &&
+                       !namesKernelScope(Plan, Cost->Decls,
+                                         {Cost->Start, Cost->Bound}) &&
+                       !definesMacros(Ctx.getSourceManager(), Body)
+                   ? Cost
+                   : std::nullopt;
     if (mayLeave(S))
       return std::nullopt;
     if (const auto *Decl = dyn_cast<DeclStmt>(S))

@@ -178,6 +178,12 @@ const NamedDecl *clashingName(const FunctionDecl *Kernel) {
         Found = D;
       return true;
     }
+    // A label, and a name declared outside that the body reads (the
+    // rewrite's local would hide it).
+    bool VisitLabelStmt(LabelStmt *L) { return VisitNamedDecl(L->getDecl()); }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      return VisitNamedDecl(E->getDecl());
+    }
     const NamedDecl *Found = nullptr;
   } F;
   for (const ParmVarDecl *P : Kernel->parameters())
@@ -236,6 +242,21 @@ static Verdict planBody(ASTContext &Ctx, const FunctionDecl *Kernel,
       return refusal(SM, Reason::TileReturnBeforeBarrier, R->getBeginLoc(),
                      "this return is written in a macro");
   return Verdict();
+}
+
+/// Whether \p F is, or is nested in, an instance of a template (a member
+/// of a lambda of one, say): its text is its pattern's.
+static bool inTemplateInstance(const FunctionDecl *F) {
+  for (const DeclContext *DC = F; DC; DC = DC->getParent()) {
+    if (const auto *Fn = dyn_cast<FunctionDecl>(DC);
+        Fn && Fn->isTemplateInstantiation())
+      return true;
+    if (const auto *R = dyn_cast<CXXRecordDecl>(DC);
+        R && (isa<ClassTemplateSpecializationDecl>(R) ||
+              R->getInstantiatedFromMemberClass()))
+      return true;
+  }
+  return false;
 }
 
 /// The launch whose kernel \p Ref names, or null.
@@ -304,6 +325,7 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
                             llvm::ArrayRef<const Expr *> Refs,
                             TileKernelPlan &Plan) {
   const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const CUDAKernelCallExpr *> InInstances;
   for (const Expr *Ref : Refs) {
     const CUDAKernelCallExpr *Launch = launchNaming(Ctx, Ref);
     if (!Launch)
@@ -312,7 +334,15 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
     // A host template's instantiation launches it where its pattern does:
     // the text is the pattern's.
     if (const FunctionDecl *Host = enclosingFunction(Ctx, Launch);
-        Host && Host->isTemplateInstantiation())
+        Host && inTemplateInstance(Host)) {
+      InInstances.push_back(Launch);
+      continue;
+    }
+    // A launch that does not depend on the template's parameters is one
+    // node, reached through the pattern and each instantiation.
+    if (llvm::any_of(Plan.Launches, [&](const TileLaunchPlan &Seen) {
+          return Seen.Call == Launch;
+        }))
       continue;
     FileID File = SM.getFileID(SM.getExpansionLoc(Launch->getBeginLoc()));
     if (TileFileRefusal Not = Files.whyNot(File); Not.Code != Reason::None)
@@ -326,6 +356,15 @@ static Verdict planLaunches(ASTContext &Ctx, const TileFiles &Files,
     Plan.Launches.push_back(
         {Launch, Ref, Plan.ModeParameter && !takesDefaultArgument(Launch)});
   }
+  // Each instance's launch must be its pattern's, which the edits wrap:
+  // one the pattern does not show as a launch (a generic lambda's, whose
+  // pattern resolves no call) would name the kernel as it no longer is.
+  for (const CUDAKernelCallExpr *Launch : InInstances)
+    if (llvm::none_of(Plan.Launches, [&](const TileLaunchPlan &P) {
+          return P.Call->getBeginLoc() == Launch->getBeginLoc();
+        }))
+      return refusal(SM, Reason::TileLaunch, Launch->getBeginLoc(),
+                     "this launch is only seen in a template's instance");
   if (Plan.Launches.empty())
     return refusal(SM, Reason::TileLaunch, Plan.Kernel->getLocation(),
                    "no launch of the kernel in this translation unit");

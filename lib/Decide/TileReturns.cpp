@@ -70,14 +70,54 @@ static bool waitsForLanes(const Stmt *S) {
                       [](const Stmt *C) { return waitsForLanes(C); });
 }
 
+/// The first place of \p B that may wait for other lanes (a statement, or
+/// the statement that ends a local's life whose destructor may), and
+/// whether it may wait for the whole block (else for a warp at most).
+static std::pair<const Stmt *, bool>
+firstWait(ASTContext &Ctx, const CFGBlock &B, const Stmt *Body) {
+  const Stmt *First = nullptr;
+  bool Block = false;
+  auto Note = [&](const Stmt *At, bool WholeBlock) {
+    if (!First)
+      First = At;
+    Block |= WholeBlock;
+  };
+  for (const CFGElement &E : B) {
+    if (std::optional<CFGStmt> S = E.getAs<CFGStmt>()) {
+      if (waitsForLanes(S->getStmt()))
+        Note(S->getStmt(), mayReachBlockBarrier(S->getStmt()));
+    } else if (std::optional<CFGAutomaticObjDtor> D =
+                   E.getAs<CFGAutomaticObjDtor>()) {
+      const CXXDestructorDecl *Dtor = D->getDestructorDecl(Ctx);
+      const FunctionDecl *Def = nullptr;
+      if (!Dtor || Dtor->isTrivial())
+        continue;
+      const Stmt *At = D->getTriggerStmt() ? D->getTriggerStmt() : Body;
+      if (!Dtor->hasBody(Def) || !Def)
+        Note(At, true);
+      else if (mayBeCollective(Def->getBody()))
+        Note(At, mayReachBlockBarrier(Def->getBody()));
+    }
+  }
+  return {First, Block};
+}
+
 /// The blocks whose statements may wait for other lanes.
-static llvm::BitVector barrierBlocks(const CFG &G) {
+static llvm::BitVector barrierBlocks(ASTContext &Ctx, const CFG &G,
+                                     const Stmt *Body) {
   llvm::BitVector Out(G.getNumBlockIDs());
   for (const CFGBlock *B : G)
-    for (const Stmt *S : statementsOf(*B))
-      if (waitsForLanes(S))
-        Out.set(B->getBlockID());
+    if (firstWait(Ctx, *B, Body).first)
+      Out.set(B->getBlockID());
   return Out;
+}
+
+/// The CFG of \p Kernel's body, locals' destructors included (one may
+/// wait at a barrier).
+static std::unique_ptr<CFG> cfgOf(ASTContext &Ctx, const FunctionDecl *Kernel) {
+  CFG::BuildOptions Options;
+  Options.AddImplicitDtors = true;
+  return CFG::buildCFG(Kernel, Kernel->getBody(), &Ctx, Options);
 }
 
 /// The block that ends with \p R, or null.
@@ -122,18 +162,72 @@ static bool partsBeforeBarrier(const CFG &G, CFGPostDomTree &PostDom,
   return false;
 }
 
+/// The branches \p Y is control dependent on (it post-dominates a successor
+/// of the branch, not the branch itself), and those they are, and so on:
+/// every branch whose way decides whether a lane reaches \p Y.
+static std::vector<const CFGBlock *>
+controllingBranches(const CFG &G, CFGPostDomTree &PostDom, const CFGBlock &Y) {
+  llvm::BitVector Seen(G.getNumBlockIDs());
+  std::vector<const CFGBlock *> Out, Work{&Y};
+  while (!Work.empty()) {
+    const CFGBlock *Z = Work.back();
+    Work.pop_back();
+    for (const CFGBlock *D : G) {
+      if (Seen.test(D->getBlockID()) ||
+          PostDom.properlyDominates(const_cast<CFGBlock *>(Z),
+                                    const_cast<CFGBlock *>(D)))
+        continue;
+      bool Controls = false;
+      for (const CFGBlock::AdjacentBlock &S : D->succs())
+        Controls |=
+            S.getReachableBlock() &&
+            PostDom.dominates(const_cast<CFGBlock *>(Z), S.getReachableBlock());
+      if (!Controls || D->succ_size() < 2)
+        continue;
+      Seen.set(D->getBlockID());
+      Out.push_back(D);
+      Work.push_back(D);
+    }
+  }
+  return Out;
+}
+
+const Stmt *barrierNotEveryLaneReaches(ASTContext &Ctx,
+                                       const FunctionDecl *Kernel) {
+  assert(Kernel->hasBody() && "an instantiation or a plain function");
+  std::unique_ptr<CFG> G = cfgOf(Ctx, Kernel);
+  if (!G) {
+    const Stmt *Body = Kernel->getBody();
+    return waitsForLanes(Body) ? Body : nullptr;
+  }
+  UniformityAnalysis Uniform(Ctx, Kernel);
+  CFGPostDomTree PostDom(G.get());
+  const llvm::BitVector Reached =
+      reachableFrom(*G, {&G->getEntry()}, /*Backward=*/false);
+  for (const CFGBlock *B : *G) {
+    auto [Wait, WholeBlock] = firstWait(Ctx, *B, Kernel->getBody());
+    if (!Wait || !Reached.test(B->getBlockID()))
+      continue;
+    for (const CFGBlock *D : controllingBranches(*G, PostDom, *B)) {
+      const auto *Cond = dyn_cast_or_null<Expr>(D->getTerminatorCondition());
+      if (!Cond || !(WholeBlock ? Uniform.isUniformInBlock(Cond)
+                                : Uniform.isUniform(Cond)))
+        return Wait;
+    }
+  }
+  return nullptr;
+}
+
 const ReturnStmt *returnBeforeBarrier(ASTContext &Ctx,
                                       const FunctionDecl *Kernel) {
   assert(Kernel->hasBody() && "an instantiation or a plain function");
   std::vector<const ReturnStmt *> Returns = returnsOf(Kernel->getBody());
   if (Returns.empty())
     return nullptr;
-  CFG::BuildOptions Options;
-  std::unique_ptr<CFG> G =
-      CFG::buildCFG(Kernel, Kernel->getBody(), &Ctx, Options);
+  std::unique_ptr<CFG> G = cfgOf(Ctx, Kernel);
   if (!G)
     return waitsForLanes(Kernel->getBody()) ? Returns.front() : nullptr;
-  llvm::BitVector Barriers = barrierBlocks(*G);
+  llvm::BitVector Barriers = barrierBlocks(Ctx, *G, Kernel->getBody());
   if (Barriers.none())
     return nullptr;
   UniformityAnalysis Uniform(Ctx, Kernel);

@@ -37,6 +37,14 @@ bool isAtomicName(llvm::StringRef N) {
          N.starts_with("__illAtomic") || N.starts_with("__dAtomic");
 }
 
+/// A load or store that bypasses the SM's cache, so that other blocks'
+/// writes are seen or its own reach them (`__ldcg`, `__stcg`, ...): how
+/// blocks signal without atomics.
+bool isCoherentAccessName(llvm::StringRef N) {
+  return N == "__ldcg" || N == "__ldcv" || N == "__ldlu" || N == "__stcg" ||
+         N == "__stwt" || N == "__stcs" || N == "__stwb";
+}
+
 bool isGridFenceName(llvm::StringRef N) {
   return N == "__threadfence" || N == "__threadfence_system" ||
          N.starts_with("__nvvm_membar_gl") ||
@@ -106,9 +114,18 @@ public:
         set(F.Hidden, Call);
       return true;
     }
+    if (const auto *M = dyn_cast<CXXMethodDecl>(FD);
+        M && M->isVirtual() && !M->hasAttr<FinalAttr>() &&
+        !M->getParent()->hasAttr<FinalAttr>() && isa<CXXMemberCallExpr>(Call)) {
+      // An override the call may reach is out of sight.
+      set(F.Hidden, Call);
+      return true;
+    }
     llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
     if (isGridFenceName(N))
       order(Call, "a fence for the whole device");
+    if (isCoherentAccessName(N))
+      order(Call, "a load or store that sees other blocks' writes");
     if (isAtomicName(N)) {
       if (resultUsed(Ctx, Call) &&
           !(Call->getNumArgs() && pointsIntoShared(Call->getArg(0))))
@@ -201,7 +218,7 @@ const Stmt *unreplaceableUse(ASTContext &Ctx, const FunctionDecl *Kernel) {
     } else if (Begin.isMacroID() || End.isMacroID()) {
       return U.E;
     }
-    if (U.InLambda && U.InLambda->getCaptureDefault() == LCD_None)
+    if (!U.SeesLocals)
       return U.E;
   }
   return nullptr;
@@ -283,13 +300,20 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
   if (const Stmt *Use = unreplaceableUse(Ctx, Kernel))
     return Verdict(Reason::TileHiddenBlockIndex,
                    placeOf(Ctx, Use,
-                           "this read cannot be replaced (a macro, or a "
-                           "lambda without a default capture)"));
+                           "this read cannot be replaced (a macro, a "
+                           "lambda without a default capture, or a default "
+                           "argument)"));
   if (const ReturnStmt *R = returnBeforeBarrier(Ctx, Kernel))
     return Verdict(Reason::TileReturnBeforeBarrier,
                    placeOf(Ctx, R,
                            "lanes may return here while others go on to a "
                            "block barrier"));
+  if (const Stmt *S = barrierNotEveryLaneReaches(Ctx, Kernel))
+    return Verdict(Reason::TileReturnBeforeBarrier,
+                   placeOf(Ctx, S,
+                           "some lanes may skip this barrier or warp "
+                           "collective and end their tile while others wait "
+                           "here"));
   return Verdict();
 }
 

@@ -11,6 +11,15 @@ namespace {
 
 /// The offset of the return returnBeforeBarrier finds in kernel k of
 /// \p Code, or -1 for none.
+/// The offset of the statement barrierNotEveryLaneReaches finds in kernel
+/// k of \p Code, or -1 for none.
+long skippedBarrier(const AnnotatedCode &Code) {
+  Parsed P = parse(Code.code());
+  const clang::Stmt *S =
+      barrierNotEveryLaneReaches(P.context(), function(P.context(), "k"));
+  return S ? long(offsetOf(P.context(), S->getBeginLoc())) : -1;
+}
+
 long offendingReturn(const AnnotatedCode &Code) {
   Parsed P = parse(Code.code());
   const clang::ReturnStmt *R =
@@ -123,6 +132,74 @@ TEST(TileReturns, ALambdasReturnIsItsOwn) {
       v[threadIdx.x] = f(n);
     })cu");
   EXPECT_EQ(offendingReturn(Code), -1);
+}
+
+TEST(TileReturns, LanesFallingOffPastABarrierAreRefused) {
+  // No return: the lanes past the end reach the body's end while the
+  // others wait at the barrier.
+  AnnotatedCode Code(R"cu(
+    __global__ void k(float *v, int n) {
+      __shared__ float s[128];
+      int i = blockIdx.x * 128 + threadIdx.x;
+      if (i < n) {
+        s[threadIdx.x] = v[i];
+        $b^__syncthreads();
+        v[i] = s[127 - threadIdx.x];
+      }
+    })cu");
+  EXPECT_EQ(offendingReturn(Code), -1);
+  EXPECT_EQ(skippedBarrier(Code), long(Code.point("b")));
+}
+
+TEST(TileReturns, ALaneBreakOutOfABarriersLoopIsRefused) {
+  AnnotatedCode Code(R"cu(
+    __global__ void k(float *v, const int *c) {
+      int i = blockIdx.x * 128 + threadIdx.x;
+      for (int r = 0; r < 8; ++r) {
+        if (r >= c[i])
+          break;
+        $b^__syncthreads();
+        v[i] += 1;
+      }
+    })cu");
+  EXPECT_EQ(skippedBarrier(Code), long(Code.point("b")));
+}
+
+TEST(TileReturns, RoundsOfALoadedCountEndedByTheBlocksVoteAreAccepted) {
+  // The 3DGS render's shape: the bound loaded from read-only memory at the
+  // block's place, a break on __syncthreads_count; lanes part only where
+  // no barrier depends on it.
+  AnnotatedCode Code(R"cu(
+    __global__ void k(const uint2 *__restrict__ spans, float *v) {
+      __shared__ float s[128];
+      const uint2 span = spans[blockIdx.x];
+      const int rounds = (span.y - span.x + 127) / 128;
+      bool done = threadIdx.x >= span.y - span.x;
+      for (int r = 0; r < rounds; ++r) {
+        if (__syncthreads_count(done) == 128)
+          break;
+        if (span.x + r * 128 + threadIdx.x < span.y)
+          s[threadIdx.x] = 1;
+        __syncthreads();
+        for (int j = 0; !done && j < 128; ++j)
+          done = s[j] > 2;
+      }
+      v[blockIdx.x * 128 + threadIdx.x] = done;
+    })cu");
+  EXPECT_EQ(skippedBarrier(Code), -1);
+}
+
+TEST(TileReturns, AWarpsVoteDoesNotDecideABlockBarrier) {
+  // The warp's lanes are the same in a warp, not across the block's warps
+  // (the last may be partial).
+  AnnotatedCode Code(R"cu(
+    __global__ void k(float *v) {
+      unsigned m = __activemask();
+      if (m == 0xffffffffu)
+        $b^__syncthreads();
+      v[threadIdx.x] = m;
+    })cu");
+  EXPECT_EQ(skippedBarrier(Code), long(Code.point("b")));
 }
 
 } // namespace
