@@ -39,13 +39,18 @@
 // thread (streamTileOrder). Which mode is faster depends on the data (how
 // unevenly the tiles cost), so each kernel's launches choose it by timing,
 // as launch tuning chooses thresholds (distwar/variant_choice.h), and the
-// report says what they chose.
+// report says what they chose. A launch that dynamic tiles cannot serve as
+// the original would be served runs one tile per block, whatever the
+// choice: one the original cannot launch (it fails the same way), one
+// whose dynamic instance does not fit, and one on a stream being captured
+// into a CUDA graph whose pool is not there yet (tileLaunch says more).
 // The host parts (TileQueue, the grid, TileQueueOwner) compile without nvcc.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DISTWAR_TILES_CUH
 #define DISTWAR_TILES_CUH
 
+#include "distwar/launch.h"
 #include "distwar/recent_answers.h"
 #include "distwar/variant_launch.h"
 
@@ -55,6 +60,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <climits>
 #include <cstdlib>
@@ -344,23 +350,86 @@ inline void throwIfFailed(cudaError_t err, const char *where,
 
 } // namespace detail
 
+namespace detail {
+
+/// What an occupancy query found: the blocks of a kernel that the current
+/// device holds at once (0: none fits), or the CUDA call that failed.
+struct ResidentBlocks {
+  unsigned blocks = 0;
+  cudaError_t error = cudaSuccess;
+  const char *call = nullptr;
+};
+
+/// The blocks of `kernel` that the current device holds at once: its SMs
+/// times the blocks one SM holds, which is 0 where one block does not fit
+/// (its shared memory over the per-block limit, say). In relaxed capture
+/// mode, so that a capture under way is never invalidated by the query.
+template <typename Kernel>
+ResidentBlocks residentBlocks(Kernel kernel, int threadsPerBlock,
+                              size_t dynamicSharedBytes) {
+  ResidentBlocks r;
+  const auto failed = [&r](cudaError_t err, const char *call) {
+    r.error = err;
+    r.call = call;
+    return err != cudaSuccess;
+  };
+  RelaxedCapture relaxed;
+  int device = 0, sms = 0, perSM = 0;
+  if (failed(cudaGetDevice(&device), "cudaGetDevice") ||
+      failed(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                    device),
+             "cudaDeviceGetAttribute") ||
+      failed(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &perSM, kernel, threadsPerBlock, dynamicSharedBytes),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return r;
+  r.blocks = static_cast<unsigned>(std::max(0, sms * perSM));
+  return r;
+}
+
+/// residentBlocks(), queried once per kernel, block size, shared memory
+/// and device (a failed query again on the next call): the query costs
+/// microseconds of host time, a launch a few.
+template <typename Kernel>
+ResidentBlocks cachedResidentBlocks(Kernel kernel, int threadsPerBlock,
+                                    size_t dynamicSharedBytes) {
+  using Key = std::tuple<int, const void *, int, size_t>;
+  static std::mutex mutex;
+  static std::map<Key, unsigned> resident;
+  ResidentBlocks r;
+  int device = 0;
+  r.error = cudaGetDevice(&device);
+  if (r.error != cudaSuccess) {
+    r.call = "cudaGetDevice";
+    return r;
+  }
+  const Key key(device, reinterpret_cast<const void *>(kernel),
+                threadsPerBlock, dynamicSharedBytes);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = resident.find(key);
+  if (it != resident.end()) {
+    r.blocks = it->second;
+    return r;
+  }
+  r = residentBlocks(kernel, threadsPerBlock, dynamicSharedBytes);
+  if (r.error == cudaSuccess)
+    resident.emplace(key, r.blocks);
+  return r;
+}
+
+} // namespace detail
+
 /// The grid of a persistent launch: as many blocks of `kernel` as the
-/// current device holds at once, no more than `tiles`, at least one.
+/// current device holds at once, no more than `tiles`, at least one (where
+/// none fits, the launch of that one fails as the kernel's own would).
+/// Throws what a CUDA call failed with: a block of no threads, say.
 template <typename Kernel>
 unsigned persistentBlocks(Kernel kernel, int threadsPerBlock,
                           size_t dynamicSharedBytes, unsigned tiles) {
-  const char *const where = "distwar::persistentBlocks";
-  int device = 0, sms = 0, perSM = 0;
-  detail::throwIfFailed(cudaGetDevice(&device), where, "cudaGetDevice");
-  detail::throwIfFailed(
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-      where, "cudaDeviceGetAttribute");
-  detail::throwIfFailed(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                            &perSM, kernel, threadsPerBlock,
-                            dynamicSharedBytes),
-                        where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const unsigned resident = static_cast<unsigned>(std::max(1, sms * perSM));
-  return std::max(1u, std::min(resident, tiles));
+  const detail::ResidentBlocks r =
+      detail::residentBlocks(kernel, threadsPerBlock, dynamicSharedBytes);
+  detail::throwIfFailed(r.error, "distwar::persistentBlocks", r.call);
+  return std::max(1u, std::min(r.blocks, tiles));
 }
 
 /// persistentBlocks(), queried once per kernel, block size, shared memory
@@ -369,31 +438,27 @@ unsigned persistentBlocks(Kernel kernel, int threadsPerBlock,
 template <typename Kernel>
 unsigned cachedPersistentBlocks(Kernel kernel, int threadsPerBlock,
                                 size_t dynamicSharedBytes, unsigned tiles) {
-  using Key = std::tuple<int, const void *, int, size_t>;
-  static std::mutex mutex;
-  static std::map<Key, unsigned> resident;
-  int device = 0;
-  detail::throwIfFailed(cudaGetDevice(&device),
-                        "distwar::cachedPersistentBlocks", "cudaGetDevice");
-  const Key key(device, reinterpret_cast<const void *>(kernel),
-                threadsPerBlock, dynamicSharedBytes);
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = resident.find(key);
-  if (it == resident.end())
-    it = resident
-             .emplace(key, persistentBlocks(kernel, threadsPerBlock,
-                                            dynamicSharedBytes, ~0u))
-             .first;
-  return std::max(1u, std::min(it->second, tiles));
+  const detail::ResidentBlocks r = detail::cachedResidentBlocks(
+      kernel, threadsPerBlock, dynamicSharedBytes);
+  detail::throwIfFailed(r.error, "distwar::cachedPersistentBlocks", r.call);
+  return std::max(1u, std::min(r.blocks, tiles));
 }
 
 /// Owns one zeroed TileQueue in device memory (on the device current at
 /// construction).
 class TileQueueOwner {
 public:
+  /// Zeroed on the legacy stream, with a wait.
   TileQueueOwner() {
     check(cudaMalloc(&queue, sizeof(TileQueue)), "cudaMalloc");
     check(cudaMemset(queue, 0, sizeof(TileQueue)), "cudaMemset");
+  }
+  /// Zeroed in \p stream's order, where its launches find it, with no
+  /// wait and nothing on the legacy stream (which must not take work while
+  /// another stream is being captured).
+  explicit TileQueueOwner(cudaStream_t stream) {
+    check(cudaMalloc(&queue, sizeof(TileQueue)), "cudaMalloc");
+    reset(stream);
   }
   ~TileQueueOwner() { cudaFree(queue); }
   TileQueueOwner(const TileQueueOwner &) = delete;
@@ -416,124 +481,219 @@ private:
   TileQueue *queue = nullptr;
 };
 
+namespace detail {
+
+/// Whether \p stream may take the work of making a pool now (allocations,
+/// a wait for the stream): no capture into a CUDA graph is under way on it,
+/// where they would fail and end the capture. A query that fails (the
+/// legacy stream while another stream is being captured) says no, its
+/// error cleared: the launch meets it again.
+inline bool outsideCapture(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return status == cudaStreamCaptureStatusNone;
+}
+
+} // namespace detail
+
 /// A pool whose tiles are drawn in an order made for each launch, and the
 /// room for it: the launch's cost of each tile (which distwar-rewrite's
 /// cost kernels write) and the order (orderTilesByCost).
 class TileOrderOwner {
 public:
-  TileOrderOwner() = default;
+  /// The pool zeroed on the legacy stream, with a wait; no room yet.
+  TileOrderOwner() : pool(std::make_unique<TileQueueOwner>()) {}
+  /// The pool zeroed in \p stream's order; no room yet.
+  explicit TileOrderOwner(cudaStream_t stream)
+      : pool(std::make_unique<TileQueueOwner>(stream)) {}
   ~TileOrderOwner() {
     cudaFree(costs);
     cudaFree(order);
+    for (const Room &r : kept) {
+      cudaFree(r.costs);
+      cudaFree(r.order);
+    }
   }
   TileOrderOwner(const TileOrderOwner &) = delete;
   TileOrderOwner &operator=(const TileOrderOwner &) = delete;
 
-  /// Room for \p tiles tiles, used on \p stream: a larger one waits for
-  /// the stream's work on the old one first.
-  void reserve(unsigned tiles, cudaStream_t stream) {
+  /// Room for \p tiles tiles, used on \p stream. False, and nothing
+  /// changed, where it must grow while \p stream is being captured into a
+  /// CUDA graph (growing allocates and waits for the stream, which would
+  /// end the capture). A larger room comes with a pool of its own: the old
+  /// pool and room are kept, never freed, for a graph that captured
+  /// launches on them may still replay them (and the old pool's order is
+  /// the old room's). The room at least doubles, so what is kept is smaller
+  /// than what is in use.
+  bool reserve(unsigned tiles, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(mutex);
     if (tiles <= capacity)
-      return;
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    cudaFree(costs);
-    cudaFree(order);
-    costs = order = nullptr;
-    capacity = 0;
-    const unsigned room = std::max(tiles, 1024u);
-    check(cudaMalloc(&costs, sizeof(unsigned) * room), "cudaMalloc");
-    check(cudaMalloc(&order, sizeof(unsigned) * room), "cudaMalloc");
-    publishOrder(stream);
-    capacity = room;
+      return true;
+    if (!detail::outsideCapture(stream))
+      return false;
+    // Another thread's capture in global mode must not end either.
+    detail::RelaxedCapture relaxed;
+    const unsigned doubled = capacity <= UINT_MAX / 2 ? 2 * capacity : UINT_MAX;
+    grow(std::max({tiles, doubled, 1024u}), stream);
+    return true;
   }
-  TileQueue *queue() const { return pool.get(); }
+  TileQueue *queue() const { return pool->get(); }
   unsigned *tileCosts() const { return costs; }
   unsigned *tileOrder() const { return order; }
   /// Empties the pool on `stream` (TileQueueOwner::reset), its room and
   /// order kept.
   void reset(cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(mutex);
-    pool.reset(stream);
+    pool->reset(stream);
     if (order)
       publishOrder(stream);
   }
 
 private:
+  /// A pool's room, which the pool's order points into.
+  struct Room {
+    std::unique_ptr<TileQueueOwner> pool;
+    unsigned *costs, *order;
+  };
+
   static void check(cudaError_t err, const char *what) {
     detail::throwIfFailed(err, "distwar::TileOrderOwner", what);
+  }
+  /// Room for \p room tiles; a pool that has had room (launches may have
+  /// used it) is kept with it, and a new one takes their place.
+  void grow(unsigned room, cudaStream_t stream) {
+    if (capacity > 0) {
+      kept.push_back(Room{std::move(pool), costs, order});
+      costs = order = nullptr;
+      capacity = 0;
+      pool = std::make_unique<TileQueueOwner>(stream);
+    }
+    check(cudaMalloc(&costs, sizeof(unsigned) * room), "cudaMalloc");
+    check(cudaMalloc(&order, sizeof(unsigned) * room), "cudaMalloc");
+    publishOrder(stream);
+    capacity = room;
   }
   /// Points the pool's order at ours (reset() zeroes it), in stream order,
   /// and waits for the copy (its source is on this stack).
   void publishOrder(cudaStream_t stream) {
     const unsigned *drawOrder = order;
-    check(cudaMemcpyAsync(&pool.get()->order, &drawOrder, sizeof drawOrder,
+    check(cudaMemcpyAsync(&pool->get()->order, &drawOrder, sizeof drawOrder,
                           cudaMemcpyHostToDevice, stream),
           "cudaMemcpyAsync");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   }
-  TileQueueOwner pool;
+  std::unique_ptr<TileQueueOwner> pool;
   std::mutex mutex;
   unsigned *costs = nullptr, *order = nullptr;
   unsigned capacity = 0;
+  /// The pools and rooms replaced by larger ones.
+  std::vector<Room> kept;
 };
 
 namespace detail {
 
-/// The \p Owner of launches on \p stream (on the current device), made on
-/// the first launch there and kept for the program's life. The default
-/// streams are one per host thread here: with per-thread default streams
-/// two threads' launches on `0` may run at once. With \p PerThread every
-/// stream's owner is one per host thread too: a launch that issues several
-/// kernels on its owner's buffers (the costs, the order, the kernel) would
-/// have them interleaved with another thread's on a shared stream. A stream
-/// destroyed while its launches still run, and a new one created at the
-/// same address, would share one: destroy streams after their work. Its
-/// first use allocates (not inside a CUDA graph's stream capture).
+/// The current device; throws where it cannot be read.
+inline int currentDevice(const char *where) {
+  int device = 0;
+  throwIfFailed(cudaGetDevice(&device), where, "cudaGetDevice");
+  return device;
+}
+
+/// A number of the calling host thread's own, never another thread's (a
+/// thread that ends may leave its std::thread::id to the next one).
+inline unsigned long long hostThreadSerial() {
+  static std::atomic<unsigned long long> next{1};
+  thread_local const unsigned long long serial = next.fetch_add(1);
+  return serial;
+}
+
+/// `0`, cudaStreamLegacy or cudaStreamPerThread: a stream that its handle
+/// names for a host thread's whole life.
+inline bool isDefaultStream(cudaStream_t stream) {
+  return stream == nullptr || stream == cudaStreamLegacy ||
+         stream == cudaStreamPerThread;
+}
+
+/// The \p Owner of launches on \p stream on \p device, made on the first
+/// launch there and kept for the program's life; null where there is none
+/// and none can be made now: \p stream is being captured into a CUDA graph
+/// (making one allocates and waits), or its handle is one the runtime
+/// rejects.
+///
+/// The default streams are one per host thread here: with per-thread
+/// default streams two threads' launches on `0` may run at once. With
+/// \p PerThread every stream's owner is one per host thread too: a launch
+/// that issues several kernels on its owner's buffers (the costs, the
+/// order, the kernel) would have them interleaved with another thread's on
+/// a shared stream. Any other stream is known by its handle: a stream
+/// destroyed while its launches still run, and a new one created with the
+/// same handle, would share one, and their launches could run at once:
+/// destroy streams after their work. (The stream's id would tell them
+/// apart, but cudaStreamGetId ends a capture under way, in any capture
+/// mode.) Each stream, and each host thread on a default stream, makes a
+/// pool that is never freed.
 template <typename Owner, bool PerThread = false>
-Owner &streamOwned(cudaStream_t stream) {
-  using Key = std::tuple<int, cudaStream_t, std::thread::id>;
+Owner *streamOwned(cudaStream_t stream, int device) {
+  using Stream = std::pair<int, cudaStream_t>;
   static std::mutex mutex;
   // Never freed: a destructor at exit may run after the CUDA context is gone
   // (and so the pointers a thread remembers stay good).
-  static auto *owners = new std::map<Key, Owner *>();
-  thread_local RecentAnswers<std::pair<int, cudaStream_t>, Owner *> recent;
-  int device = 0;
-  detail::throwIfFailed(cudaGetDevice(&device), "distwar: a tile pool",
-                        "cudaGetDevice");
-  if (Owner *const *known = recent.find({device, stream}))
-    return **known;
-  const bool shared = PerThread || stream == nullptr ||
-                      stream == cudaStreamLegacy ||
-                      stream == cudaStreamPerThread;
-  const Key key(device, stream,
-                shared ? std::this_thread::get_id() : std::thread::id());
+  static auto *owners =
+      new std::map<std::pair<Stream, unsigned long long>, Owner *>();
+  thread_local RecentAnswers<Stream, Owner *> recent;
+  const bool defaultStream = isDefaultStream(stream);
+  const Stream known(device, stream);
+  if (Owner *const *owner = recent.find(known))
+    return *owner;
+  const bool perThread = PerThread || defaultStream;
+  const std::pair<Stream, unsigned long long> key(
+      known, perThread ? hostThreadSerial() : 0ull);
   std::lock_guard<std::mutex> lock(mutex);
-  Owner *&owner = (*owners)[key];
-  if (!owner) {
-    owner = new Owner();
-    // The owner zeroes its pool on the legacy stream, which a non-blocking
-    // stream does not wait for: zero it again in the launch's order.
-    owner->reset(stream);
+  auto it = owners->find(key);
+  if (it == owners->end()) {
+    if (!outsideCapture(stream))
+      return nullptr;
+    // Another thread's capture in global mode must not end either.
+    RelaxedCapture relaxed;
+    it = owners->emplace(key, new Owner(stream)).first;
   }
-  recent.remember({device, stream}, owner);
-  return *owner;
+  recent.remember(known, it->second);
+  return it->second;
 }
 
 } // namespace detail
 
 /// The pool of launches on \p stream (detail::streamOwned says when it is
-/// made and shared); its tiles are drawn in launch order.
+/// made and shared); its tiles are drawn in launch order. Throws where it
+/// has none and cannot make one: on a stream being captured, say.
 inline TileQueue *streamTileQueue(cudaStream_t stream) {
-  return detail::streamOwned<TileQueueOwner>(stream).get();
+  const char *const where = "distwar::streamTileQueue";
+  TileQueueOwner *owner = detail::streamOwned<TileQueueOwner>(
+      stream, detail::currentDevice(where));
+  if (!owner)
+    throw std::runtime_error(std::string(where) +
+                             ": no pool, and none can be made on a stream "
+                             "being captured");
+  return owner->get();
 }
 
 /// The pool of launches on \p stream from this host thread whose tiles are
 /// drawn in an order made for each launch, with room for \p tiles tiles.
+/// Throws where it has none or too little room and cannot grow: on a
+/// stream being captured, say.
 inline TileOrderOwner &streamTileOrder(cudaStream_t stream, unsigned tiles) {
-  TileOrderOwner &owner =
-      detail::streamOwned<TileOrderOwner, /*PerThread=*/true>(stream);
-  owner.reserve(tiles, stream);
-  return owner;
+  const char *const where = "distwar::streamTileOrder";
+  TileOrderOwner *owner =
+      detail::streamOwned<TileOrderOwner, /*PerThread=*/true>(
+          stream, detail::currentDevice(where));
+  if (!owner || !owner->reserve(tiles, stream))
+    throw std::runtime_error(std::string(where) +
+                             ": no pool with room, and none can be made on "
+                             "a stream being captured");
+  return *owner;
 }
 
 /// The tiles of \p grid: its blocks, which must number fewer than 2^32.
@@ -543,6 +703,22 @@ inline unsigned tileCount(dim3 grid) {
     throw std::runtime_error("distwar::tileCount: more than 2^32 - 1 blocks");
   return static_cast<unsigned>(n);
 }
+
+namespace detail {
+
+/// Whether every CUDA device (compute capability 3.0 on) launches \p grid
+/// blocks of \p block threads: 1 to 2^31 - 1 blocks across, 1 to 65535
+/// down and deep; blocks of 1 to 1024 threads, at most 1024 x 1024 x 64.
+/// Fixed limits, so no CUDA call asks.
+inline bool withinLaunchLimits(dim3 grid, dim3 block) {
+  const unsigned long long threads = 1ull * block.x * block.y * block.z;
+  return grid.x >= 1 && grid.x <= static_cast<unsigned>(INT_MAX) &&
+         grid.y >= 1 && grid.y <= 65535 && grid.z >= 1 && grid.z <= 65535 &&
+         block.x <= 1024 && block.y <= 1024 && block.z <= 64 && threads >= 1 &&
+         threads <= 1024;
+}
+
+} // namespace detail
 
 /// The two ways tileLaunch runs a kernel rewritten by --balance=tiles, the
 /// variants of its choice (distwar/variant_choice.h).
@@ -660,12 +836,15 @@ inline std::vector<std::string> tileModeReport() {
 /// around the launch statement: when it is timed for the choice of mode,
 /// its end records the launch's end, so it must not outlive that block.
 struct TileLaunch {
-  dim3 grid;           ///< persistent: the blocks the device holds at once
+  /// Dynamic: the blocks the device holds at once; else the original grid.
+  dim3 grid;
   dim3 block;          ///< as launched
   size_t shared;       ///< as launched
   cudaStream_t stream; ///< as launched
   TileQueue *queue;    ///< the stream's pool; null: one tile per block
-  unsigned tiles;      ///< the blocks of the original grid
+  /// The blocks of the original grid; 0 where it launches none (an empty
+  /// grid, or a configuration no device launches).
+  unsigned tiles;
   dim3 original;       ///< the original grid, which gridDim reads see
   /// Where the launch's cost kernel writes each tile's cost, for a pool
   /// drawn heaviest first; null: the tiles are drawn in launch order.
@@ -740,15 +919,73 @@ template <typename Pointer, unsigned I>
 using TileKernelParam = typename TileKernelParamOf<
     typename std::remove_cv<Pointer>::type, I>::type;
 
+namespace detail {
+
+/// Asks \p k's choice of mode for launch \p l, which it times where the
+/// choice asks; whether it takes dynamic tiles. The caller holds the
+/// registry's mutex. Its search waits while a wrapped launch searches for
+/// thresholds, so that neither times the other's candidates.
+inline bool chooseDynamic(TileKernel &k, SiteRegistry &registry,
+                          TileLaunch &l) {
+  const VariantTicket t = k.choice->begin(
+      l.stream, [&registry] { return !registry.launchSearching(); });
+  if (t.pair >= 0)
+    l.timeFor(*k.choice, t);
+  return static_cast<TileMode>(t.variant) == TileMode::kDynamic;
+}
+
+/// Gives launch \p l on \p device its stream's pool (\p ordered: one drawn
+/// heaviest first, with room for its tiles); false, and \p l unchanged,
+/// where the stream has none that serves and cannot make one now (it is
+/// being captured). A launch on a stream being captured is never timed
+/// (VariantState::begin), so one left without a pool is never timed as a
+/// dynamic launch; nor, but for a handle the runtime rejects, is any other.
+inline bool takeStreamPool(TileLaunch &l, int device, bool ordered) {
+  assert(!l.queue && !l.costs && "a launch takes one pool, once");
+  if (!ordered) {
+    TileQueueOwner *pool = streamOwned<TileQueueOwner>(l.stream, device);
+    if (pool)
+      l.queue = pool->get();
+    return pool != nullptr;
+  }
+  TileOrderOwner *pool =
+      streamOwned<TileOrderOwner, /*PerThread=*/true>(l.stream, device);
+  if (!pool || !pool->reserve(l.tiles, l.stream))
+    return false;
+  l.queue = pool->queue();
+  l.costs = pool->tileCosts();
+  l.order = pool->tileOrder();
+  return true;
+}
+
+} // namespace detail
+
 /// The launch of \p kernel that the original launch `<<<grid, block,
-/// shared, stream>>>` becomes. An empty grid stays empty, so that the
-/// launch fails as the original did. With \p ordered, a launch with dynamic
+/// shared, stream>>>` becomes. With \p ordered, a launch with dynamic
 /// tiles draws them heaviest first: the caller computes their costs and
 /// orders them (TileLaunch::ordered()). The mode is each kernel's choice:
 /// timed on the program's own launches (DISTWAR_AUTOTUNE,
 /// DISTWAR_AUTOTUNE_INTERVAL), dynamic tiles without tuning; its search
 /// waits while a wrapped launch searches for thresholds, so that neither
 /// times the other's candidates.
+///
+/// One tile per block is the original launch, and so what every launch
+/// takes that dynamic tiles cannot serve as the original would be served:
+/// a configuration the original cannot launch (an empty grid, a grid or
+/// block over every device's limits, a block of no threads), so that the
+/// launch fails as the original did, with its error and before any block
+/// runs; a kernel whose dynamic instance does not fit on the device where
+/// the original may (the loop's hand-over slots are static shared memory of
+/// the dynamic instance alone), so that the launch runs, or fails as the
+/// original would; and a stream being captured into a CUDA graph that has
+/// no pool yet, or none with room for an ordered launch's tiles (making
+/// one allocates and waits, which would end the capture), so that the
+/// graph records the original launch (an ordered one without its cost
+/// kernel: TileLaunch::ordered() is false). Where the pool exists, a
+/// captured launch draws from it, and a replay of the graph must then not
+/// run at the same time as another launch on that pool: replay it on the
+/// stream it was captured on. None of these asks the choice of mode, but
+/// for the capture, which VariantState::begin leaves untimed.
 template <typename Kernel>
 TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
                       cudaStream_t stream, bool ordered = false) {
@@ -756,7 +993,7 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
   l.block = block;
   l.shared = shared;
   l.stream = stream;
-  l.tiles = tileCount(grid);
+  l.tiles = detail::withinLaunchLimits(grid, block) ? tileCount(grid) : 0u;
   l.original = grid;
   l.grid = grid;
   l.queue = nullptr;
@@ -765,9 +1002,7 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
   detail::SiteRegistry &registry = detail::SiteRegistry::instance();
   if (!registry.environmentError().empty())
     throw std::invalid_argument(registry.environmentError());
-  int device = 0;
-  detail::throwIfFailed(cudaGetDevice(&device), "distwar::tileLaunch",
-                        "cudaGetDevice");
+  const int device = detail::currentDevice("distwar::tileLaunch");
   const int threads = static_cast<int>(block.x * block.y * block.z);
   const std::tuple<int, int, size_t> shape(device, threads, shared);
   detail::TileKernel *k = nullptr;
@@ -777,30 +1012,30 @@ TileLaunch tileLaunch(Kernel kernel, dim3 grid, dim3 block, size_t shared,
     // this lock (also when something here throws).
     std::lock_guard<std::mutex> lock(registry.mutex);
     k = &detail::tileKernel(registry, reinterpret_cast<const void *>(kernel));
-    const VariantTicket t = k->choice->begin(
-        stream, [&registry] { return !registry.launchSearching(); });
-    if (t.pair >= 0)
-      l.timeFor(*k->choice, t);
-    if (static_cast<TileMode>(t.variant) == TileMode::kOnePerBlock)
-      return l;
-    if (const unsigned *known = k->grids.find(shape))
+    if (const unsigned *known = k->grids.find(shape)) {
+      if (*known == 0 || !detail::chooseDynamic(*k, registry, l))
+        return l;
       blocks = *known;
+    }
   }
   if (!blocks) {
-    blocks = cachedPersistentBlocks(kernel, threads, shared, ~0u);
+    // The shape's first launch: the query outside the registry's lock. One
+    // that fails (the launch meets the same error) is asked again next time.
+    const detail::ResidentBlocks r =
+        detail::cachedResidentBlocks(kernel, threads, shared);
+    if (r.error != cudaSuccess) {
+      cudaGetLastError();
+      return l;
+    }
     std::lock_guard<std::mutex> lock(registry.mutex);
     if (!k->grids.find(shape))
-      k->grids.remember(shape, blocks);
+      k->grids.remember(shape, r.blocks);
+    if (r.blocks == 0 || !detail::chooseDynamic(*k, registry, l))
+      return l;
+    blocks = r.blocks;
   }
-  l.grid = dim3(std::min(blocks, l.tiles));
-  if (!ordered) {
-    l.queue = streamTileQueue(stream);
-    return l;
-  }
-  TileOrderOwner &pool = streamTileOrder(stream, l.tiles);
-  l.queue = pool.queue();
-  l.costs = pool.tileCosts();
-  l.order = pool.tileOrder();
+  if (detail::takeStreamPool(l, device, ordered))
+    l.grid = dim3(std::min(blocks, l.tiles));
   return l;
 }
 
