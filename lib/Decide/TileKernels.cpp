@@ -200,6 +200,50 @@ bool takesTileQueue(const FunctionDecl *Kernel) {
 
 } // namespace
 
+/// The bytes of \p Kernel's parameters after the tile loop's own three (a
+/// pointer, an unsigned, a dim3), laid out as the parameter space is.
+static uint64_t tileParameterBytes(ASTContext &Ctx,
+                                   const FunctionDecl *Kernel) {
+  uint64_t Offset = 24;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    QualType T = P->getType();
+    if (T->isDependentType() || T->isIncompleteType())
+      continue;
+    const uint64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
+    Offset = llvm::alignTo(Offset, std::max<uint64_t>(Align, 1)) +
+             Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+  return Offset;
+}
+
+/// The bytes of the `__shared__` variables of fixed size that \p Kernel's
+/// body declares.
+static uint64_t staticSharedBytes(ASTContext &Ctx, const FunctionDecl *Kernel) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+    bool VisitVarDecl(VarDecl *V) {
+      QualType T = V->getType();
+      if (V->hasAttr<CUDASharedAttr>() && !T->isDependentType() &&
+          !T->isIncompleteType() && T->isConstantSizeType())
+        Bytes += Ctx.getTypeSizeInChars(T).getQuantity();
+      return true;
+    }
+    ASTContext &Ctx;
+    uint64_t Bytes = 0;
+  } F(Ctx);
+  F.TraverseStmt(Kernel->getBody());
+  return F.Bytes;
+}
+
+/// Whether the tile loop would take \p K past a limit every device has:
+/// the parameter space (32,764 bytes), or 48 KiB of static shared memory
+/// with the loop's hand-over slots.
+static bool pastDeviceLimits(ASTContext &Ctx, const FunctionDecl *K) {
+  return tileParameterBytes(Ctx, K) > 32764 ||
+         staticSharedBytes(Ctx, K) + 16 > 48 * 1024;
+}
+
 /// The reason \p Loc gives, saying \p Text there. Presumed lines: the
 /// pass parses the batched text, whose #line directives keep the user's.
 static Verdict refusal(const SourceManager &SM, Reason R, SourceLocation Loc,
@@ -225,6 +269,9 @@ static Verdict planBody(ASTContext &Ctx, const FunctionDecl *Kernel,
   for (const FunctionDecl *Instance : instancesOf(Kernel)) {
     if (Verdict V = tileSafety(Ctx, Instance); V.Code != Reason::None)
       return V;
+    if (pastDeviceLimits(Ctx, Instance))
+      return refusal(SM, Reason::TileResources, Kernel->getLocation(),
+                     "the loop's parameters or shared memory would not fit");
     // A use that only an instantiation resolves (a dependent call) has no
     // counterpart in the pattern's text, which is what the edits change.
     for (const BlockIndexUse &U : findBlockIndexUses(Instance->getBody()))
