@@ -62,6 +62,10 @@ struct LaunchArgs {
   void *const *out; // one device buffer per BufferSpec, in order
   bool withOptional;
   dim3 grid, block;
+  // Dynamic shared memory of the launch, which no kernel uses: 0, or in the
+  // multi-tile shape (Worker.cpp) enough that few blocks fit on an SM, so
+  // that a launch with dynamic tiles has more tiles than blocks.
+  size_t shared;
 };
 
 /// Launches kernel `local` of one translation unit (asynchronously).
@@ -80,6 +84,8 @@ struct KernelSpec {
   const BufferSpec *bufs;
   int nbufs;
   bool hasOptional;
+  int minBlock; // threads a block needs (d5 loads a shared array in its
+                // first warp): smaller launch shapes are not run
 };
 
 } // namespace difftest

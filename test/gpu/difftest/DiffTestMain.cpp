@@ -19,6 +19,23 @@
 
 #include "../runtime/GpuCheck.h"
 
+#include <cstdlib>
+
+// The tiles variant's launches (--balance=tiles) each take dynamic tiles or
+// one tile per block, as the runtime's tuner chooses by timing them; with
+// DISTWAR_AUTOTUNE=0 every launch takes dynamic tiles, the mode the rewrite
+// is about. The runtime reads the environment once, when the first site
+// table registers, during static initialisation: this runs before (a
+// constructor with a priority precedes the default ones), in the driver,
+// the workers it spawns with its environment, and --in-process. A value
+// given is kept: DISTWAR_AUTOTUNE=1 checks the tuner's choice, whose first
+// two launches of each kernel take dynamic tiles, then one tile per block.
+// Tuning is off for the other variants' sites anyway: the worker sets every
+// threshold itself.
+__attribute__((constructor(101))) static void dynamicTilesByDefault() {
+  setenv("DISTWAR_AUTOTUNE", "0", /*overwrite=*/0);
+}
+
 int main(int argc, char **argv) {
   const difftest::Options o = difftest::parseOptions(argc, argv);
   if (o.worker)

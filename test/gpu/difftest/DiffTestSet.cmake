@@ -3,12 +3,16 @@
 # sources), so that the rewritten copies are <target>/tu_<k>.cu on every
 # machine. Reads DIFFTEST_SET, DIFFTEST_COVERAGE, DIFFTEST_PREGENERATED (the
 # absolute DISTWAR_PREGENERATED_DIR, or empty), DIFFTEST_TOLERATE (compile
-# the rewritten sources through compile_or_stub.sh), DISTWAR_DIFFTEST_DIR and
-# DISTWAR_DIFFTEST_VARIANTS.
+# the rewritten sources through compile_or_stub.sh), DISTWAR_DIFFTEST_DIR,
+# DIFFTEST_VARIANTS (the set's variants) and DIFFTEST_REPORT_ONLY (those of
+# them that are rewritten and their reports checked, but neither compiled
+# nor run: the CI set's tiles).
 #
 #   <set>_plain, <set>_count       the sources as written (the count build
 #                                  adds 1 per float atomic: DiffTestAbi.h)
-#   <set>_<variant>                rewritten by distwar-rewrite
+#   <set>_<variant>                rewritten by distwar-rewrite (tiles:
+#                                  --variant=auto --block-strategy=on
+#                                  --balance=tiles)
 #   <set>                          the harness with all of them linked in
 
 file(STRINGS "${CMAKE_CURRENT_SOURCE_DIR}/tus.inc" tu_lines REGEX "^DT_TU\\(")
@@ -36,9 +40,16 @@ target_compile_definitions(${DIFFTEST_SET}_count PRIVATE DIFFTEST_COUNT)
 
 set(built "")
 set(reports "")
-foreach(variant IN LISTS DISTWAR_DIFFTEST_VARIANTS)
-  if(NOT variant MATCHES "^(auto|serial|butterfly)$")
-    message(FATAL_ERROR "DISTWAR_DIFFTEST_VARIANTS: '${variant}' is not auto, serial or butterfly")
+foreach(variant IN LISTS DIFFTEST_VARIANTS)
+  if(NOT variant MATCHES "^(auto|serial|butterfly|tiles)$")
+    message(FATAL_ERROR "DISTWAR_DIFFTEST_VARIANTS: '${variant}' is not auto, serial, butterfly or tiles")
+  endif()
+  set(report_only OFF)
+  if(variant IN_LIST DIFFTEST_REPORT_ONLY)
+    set(report_only ON)
+    if(DIFFTEST_PREGENERATED)
+      continue() # no tool, no report to check
+    endif()
   endif()
   if(DIFFTEST_PREGENERATED AND
      NOT EXISTS "${DIFFTEST_PREGENERATED}/${DIFFTEST_SET}_${variant}")
@@ -51,21 +62,31 @@ foreach(variant IN LISTS DISTWAR_DIFFTEST_VARIANTS)
                  "${DISTWAR_DIFFTEST_DIR}/compile_or_stub.sh")
   endif()
   # The tester checks every rewrite path: auto with the block strategy too
-  # (run at site value 34 by the worker).
+  # (run at site value 34 by the worker); tiles is that auto rewrite with the
+  # blocks balanced across tiles on top (the worker runs it with dynamic
+  # tiles: DiffTestMain.cpp).
+  set(tool_variant ${variant})
   set(tool_args "")
   if(variant STREQUAL "auto")
     set(tool_args TOOL_ARGS --block-strategy=on)
+  elseif(variant STREQUAL "tiles")
+    set(tool_variant auto)
+    set(tool_args TOOL_ARGS --block-strategy=on --balance=tiles)
   endif()
   if(DIFFTEST_PREGENERATED)
-    distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${variant}
+    distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${tool_variant}
       ${tool_args})
   else()
     set(report "${CMAKE_CURRENT_BINARY_DIR}/${DIFFTEST_SET}_${variant}.report.json")
-    distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${variant}
+    distwar_rewrite_target(${DIFFTEST_SET}_${variant} VARIANT ${tool_variant}
       REPORT "${report}" ${tool_args})
     list(APPEND reports "${variant}=${report}")
   endif()
-  list(APPEND built ${variant})
+  # A report-only variant's library is never built: the coverage and
+  # reasons commands below need only its rewrites' reports.
+  if(NOT report_only)
+    list(APPEND built ${variant})
+  endif()
 endforeach()
 if(NOT built)
   message(STATUS "distwar difftest: no rewritten variant of ${DIFFTEST_SET}; skipped")
@@ -117,6 +138,7 @@ if(NOT DIFFTEST_PREGENERATED)
   add_custom_command(OUTPUT "${DIFFTEST_COVERAGE}"
     COMMAND "${Python3_EXECUTABLE}" "${DISTWAR_DIFFTEST_DIR}/coverage.py"
             --manifest "${CMAKE_CURRENT_SOURCE_DIR}/manifest.json"
+            --sources "${CMAKE_CURRENT_SOURCE_DIR}"
             --out "${DIFFTEST_COVERAGE}" ${reports}
     DEPENDS ${report_files} "${CMAKE_CURRENT_SOURCE_DIR}/manifest.json"
             "${DISTWAR_DIFFTEST_DIR}/coverage.py"

@@ -98,6 +98,7 @@ private:
     for (int v : selectVariants(o_))
       std::printf(" %s", kVariants[v].name);
     std::printf("%s\n", o_.small ? " (small)" : "");
+    printTileMode(o_);
     std::ifstream coverage(o_.coverage);
     if (!o_.coverage.empty() && coverage) {
       std::printf("%s", std::string(std::istreambuf_iterator<char>(coverage),
@@ -311,6 +312,7 @@ int runDriver(const Options &o, const char *self) {
 }
 
 int runInProcess(const Options &o) {
+  printTileMode(o);
   const int total = static_cast<int>(selectKernels(o).size());
   const int failed = runWorker(o, 0, total);
   std::printf("%d passed, %d failed, 0 hung\n", total - failed, failed);

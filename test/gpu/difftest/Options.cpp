@@ -18,7 +18,7 @@ static const char kUsage[] =
     "  --only I,J,...    only these kernel indices (as gen_difftest.py "
     "numbers them)\n"
     "  --variants A,B    only these rewritten variants (auto, serial, "
-    "butterfly)\n"
+    "butterfly, tiles)\n"
     "  --small           fixed cases and every 32nd kernel, one shape, "
     "threshold 0\n"
     "  --in-process      no worker processes (compute-sanitizer); a hang or a\n"

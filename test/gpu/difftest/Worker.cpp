@@ -5,10 +5,11 @@
 // spread), the count build once (terms per element, Compare.h), then every
 // rewritten variant at site threshold 0 and at one other threshold (17 in
 // the first shape, 33 in the second, one of kOtherThresholds after), the
-// auto variant also at the block strategy (34), each run from the same start
-// state (atomic outputs random and >= 0, plain
-// outputs poisoned). Kernels with nullable outputs also run once with them
-// null.
+// auto and tiles variants also at the block strategy (34), auto also in the
+// serial form, each run from the same start state (atomic outputs random
+// and >= 0, plain outputs poisoned). Kernels with nullable outputs also run
+// once with them null. The tiles variant (--balance=tiles) also runs in one
+// more shape, of more tiles than the device holds blocks (kMultiTileShape).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,13 +41,27 @@ namespace {
 
 struct Shape {
   int block, grid;
-  int edge; // threads of the last block outside the image (npix)
+  int edge;               // threads of the last block outside the image (npix)
+  size_t shared = 0;      // dynamic shared memory of the launch (none is used)
+  bool tilesOnly = false; // run for the tiles variant only
 };
 
 // Partial warps (48, 100 threads a block), edge tiles (npix short of the
 // grid), full 256-thread blocks. At most DT_TCAP threads.
 const Shape kShapes[] = {{48, 9, 19}, {100, 5, 37}, {256, 5, 0}, {256, 6, 37}};
 const Shape kSmallShape = {100, 3, 37};
+// Dynamic tiles run on a persistent grid of the blocks the device holds at
+// once, at most the tiles: in the shapes above (at most 9 blocks) every
+// block runs its one tile and leaves. Here 45 KiB of dynamic shared memory
+// (below the 48 KiB a launch may take without opting in, with the 3 KiB of
+// static shared memory the generated kernels stay under) holds an SM to 4
+// blocks (228 KiB, 1 KiB reserved per block): 528 on 132 SMs, against 768
+// tiles of 2 threads, so that blocks run a second tile (the barrier and
+// hand-over between tiles, a tile's shared arrays used again by the next, a
+// returned lane waiting at the barrier), drawn heaviest first where the
+// kernel has a cost (tile-cost). Kernels with the block strategy's tables
+// (24 KiB, left alone by the pass) do not fit: their runs are skipped.
+const Shape kMultiTileShape = {2, 768, 1, 45u << 10, true};
 
 // Thresholds besides 0 (always reduce): one per kernel and shape; 33 never
 // reduces (distwar::kNeverReduce).
@@ -186,11 +201,14 @@ public:
 
   /// Sets every output to its start (the count run: floats from zero),
   /// poisons the plain outputs, launches, waits under the watchdog and
-  /// reads every buffer back.
+  /// reads every buffer back. With \p mayNotFit, a launch refused for its
+  /// resources (the shape's dynamic shared memory on top of a kernel's
+  /// static block tables) returns nothing instead of ending the worker.
   std::vector<Bytes> run(const LaunchFn *launchByTu, const Inputs &in,
                          const Shape &shape, bool withOptional,
                          const std::vector<Bytes> &start, bool zeroFloats,
-                         const std::string &what, double hangSeconds) {
+                         const std::string &what, double hangSeconds,
+                         bool mayNotFit) {
     for (int b = 0; b < spec_.nbufs; ++b) {
       const BufferSpec &s = spec_.bufs[b];
       const bool floating = s.elem == kF32 || s.elem == kF64;
@@ -207,8 +225,13 @@ public:
     a.withOptional = withOptional;
     a.grid = dim3(shape.grid);
     a.block = dim3(shape.block);
+    a.shared = shape.shared;
     launchByTu[spec_.tu](spec_.local, a);
-    gpucheck::require(cudaGetLastError(), what.c_str());
+    const cudaError_t launched = cudaGetLastError();
+    if (mayNotFit && (launched == cudaErrorInvalidValue ||
+                      launched == cudaErrorLaunchOutOfResources))
+      return {};
+    gpucheck::require(launched, what.c_str());
     gpucheck::waitOrDie(what, hangSeconds);
     std::vector<Bytes> host;
     for (int b = 0; b < spec_.nbufs; ++b) {
@@ -225,6 +248,10 @@ private:
   const KernelSpec &spec_;
   std::vector<void *> dev_;
 };
+
+bool isTilesVariant(int v) {
+  return std::strcmp(kVariants[v].name, "tiles") == 0;
+}
 
 std::string runName(const KernelSpec &k, const char *variant,
                     const Shape &shape, const Inputs &in, int threshold,
@@ -250,8 +277,19 @@ bool checkKernel(const KernelSpec &k, const Options &o,
   std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
   if (o.small)
     shapes = {kSmallShape};
+  else
+    shapes.push_back(kMultiTileShape);
   for (size_t si = 0; si < shapes.size(); ++si) {
     const Shape &shape = shapes[si];
+    std::vector<int> shapeVariants;
+    for (int v : variants)
+      if (!shape.tilesOnly || isTilesVariant(v))
+        shapeVariants.push_back(v);
+    // A kernel whose block needs more threads, or a tiles-only shape
+    // without the tiles variant, skips the shape (the last one: the others
+    // draw the same inputs either way).
+    if (shape.block < k.minBlock || shapeVariants.empty())
+      continue;
     const Inputs in =
         inputs.randomize(rng, shape.block * shape.grid - shape.edge);
     const std::vector<Bytes> start = outputs.startState(rng);
@@ -270,7 +308,9 @@ bool checkKernel(const KernelSpec &k, const Options &o,
         const std::string what =
             runName(k, kVariants[variant].name, shape, in, threshold, withOpt);
         return outputs.run(kVariants[variant].launchByTu, in, shape, withOpt,
-                           start, zeroFloats, what, o.hangSeconds);
+                           start, zeroFloats, what, o.hangSeconds,
+                           shape.shared != 0 &&
+                               variant >= kFirstRewrittenVariant);
       };
       distwar::setAllSiteThresholds(0);
       const std::vector<Bytes> ref = run(kPlainVariant, 0, false);
@@ -291,13 +331,18 @@ bool checkKernel(const KernelSpec &k, const Options &o,
       }
       if (!changed)
         ++inertShapes;
-      for (int v : variants) {
+      for (int v : shapeVariants) {
         std::vector<int> thresholds = {0};
         if (!o.small)
           thresholds.push_back(other);
-        // Only auto output has block tables (serial and butterfly read 34
-        // as plain atomics) and butterflies with the serial form too, which
-        // the form bit selects (every other site ignores it).
+        // Only auto output (and tiles, auto's rewrite balanced) has block
+        // tables (serial and butterfly read 34 as plain atomics) and
+        // butterflies with the serial form too, which the form bit selects
+        // (every other site ignores it). Tiles runs at 34 too (the tables
+        // in a tile loop, where the pass balances such a kernel), not in
+        // the serial form: its reductions are auto's, checked there.
+        if (isTilesVariant(v))
+          thresholds.push_back(distwar::kBlockStrategy);
         if (std::strcmp(kVariants[v].name, "auto") == 0) {
           thresholds.push_back(distwar::kBlockStrategy);
           const size_t warp = thresholds.size() - 1;
@@ -311,6 +356,18 @@ bool checkKernel(const KernelSpec &k, const Options &o,
             continue;
           notCompiledWhy.clear();
           const std::vector<Bytes> got = run(v, t, false);
+          if (got.empty() && k.nbufs > 0) {
+            // Not a mismatch: this shape's shared memory does not fit the
+            // variant's kernel (a kernel the tiles pass left alone, with the
+            // block strategy's tables); the other shapes checked it.
+            std::printf(
+                "SKIP %s: the launch does not fit %zu bytes of dynamic shared "
+                "memory\n",
+                runName(k, kVariants[v].name, shape, in, t, withOpt).c_str(),
+                shape.shared);
+            std::fflush(stdout);
+            break;
+          }
           if (!notCompiledWhy.empty()) {
             ok = false;
             uncompiled.insert(v);
@@ -344,6 +401,27 @@ bool checkKernel(const KernelSpec &k, const Options &o,
 }
 
 } // namespace
+
+void printTileMode(const Options &o) {
+  bool tiles = false;
+  for (int v : selectVariants(o))
+    tiles = tiles || isTilesVariant(v);
+  if (!tiles)
+    return;
+  const distwar::Environment &env =
+      distwar::detail::SiteRegistry::instance().environment();
+  if (!env.autotune)
+    std::printf("tiles: every launch with dynamic tiles (DISTWAR_AUTOTUNE=0)"
+                "%s\n",
+                o.small ? ""
+                        : "; the shape block=2 grid=768 runs more tiles "
+                          "than the device holds blocks");
+  else
+    std::printf("tiles: each launch in the mode the tuner picks "
+                "(DISTWAR_AUTOTUNE=1): a kernel's first launch with dynamic "
+                "tiles, its second with one tile per block, then by timing\n");
+  std::fflush(stdout);
+}
 
 int runWorker(const Options &o, int from, int to) {
   const std::vector<int> selection = selectKernels(o);

@@ -25,6 +25,10 @@ namespace difftest {
 /// number of kernels with a failure.
 int runWorker(const Options &o, int from, int to);
 
+/// Where the tiles variant is selected, one line saying which tile mode its
+/// launches take (DiffTestMain.cpp: DISTWAR_AUTOTUNE).
+void printTileMode(const Options &o);
+
 } // namespace difftest
 
 #endif // DISTWAR_TEST_GPU_DIFFTEST_WORKER_H

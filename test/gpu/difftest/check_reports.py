@@ -7,7 +7,9 @@ written in a translation unit (directly, or through a macro whose body holds
 one) must be in the report: a site it skipped without a word would be left
 as written, or worse, moved, with nothing to say why. Runs on the reports
 that building a set writes (DiffTestSet.cmake), without a GPU; it lists
-every site with neither, by kernel, variant and line.
+every site with neither, by kernel, variant and line. The variant tiles
+(--balance=tiles) must also give every kernel written in the sources a
+decision: balanced across tiles, or left alone with a reason code.
 
   check_reports.py --sources DIR --out FILE [--fatal] VARIANT=REPORT.json ...
 
@@ -22,7 +24,7 @@ import os
 import re
 import sys
 
-from coverage import file_reports, kernel_of
+from coverage import file_reports, kernel_at, kernel_of, kernel_ranges
 
 CALL = re.compile(r"(?<![\w.])((?:\w+::)*)atomicAdd\s*\(")
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\(")
@@ -77,9 +79,58 @@ def written_sites(text):
     return out
 
 
+def written_kernels(text):
+    """{kernel index: line} of the `__global__` functions written in a
+    translation unit."""
+    out = {}
+    kernel = None
+    for number, line in enumerate(text.split("\n"), 1):
+        m = KERNEL_OPEN.match(line)
+        if m:
+            kernel = int(m.group(1))
+        elif line.startswith("} // namespace k"):
+            kernel = None
+        elif kernel is not None and re.search(r"\b__global__\b",
+                                              line.split("//")[0]):
+            out.setdefault(kernel, number)
+    return out
+
+
+def check_kernels(sources, variant, report):
+    """Failures of a --balance=tiles report: a kernel written in the sources
+    with no decision, or left alone with no reason."""
+    failures = []
+    ranges = kernel_ranges(sources)
+    decided = set()
+    for f in file_reports(report):
+        base = os.path.basename(f["file"])
+        for k in f.get("kernels", ()):
+            index = kernel_at(ranges, k.get("file") or f["file"], k["line"])
+            decided.add((base, index))
+            if k["decision"] == "balanced" or k.get("reason"):
+                continue
+            failures.append(
+                "%s: kernel %s: %s:%d: kernel %s %s across tiles, with no "
+                "reason" % (variant, index, base, k["line"], k["function"],
+                            k["decision"]))
+    for name in sorted(os.listdir(sources)):
+        if not re.match(r"tu_\d+\.cu$", name):
+            continue
+        with open(os.path.join(sources, name)) as f:
+            text = f.read()
+        for index, line in sorted(written_kernels(text).items()):
+            if (name, index) not in decided:
+                failures.append("%s: kernel %d: %s:%d: a kernel the report "
+                                "does not list (not balanced, no reason)" % (
+                                    variant, index, name, line))
+    return failures
+
+
 def check(sources, variant, report):
     """Lines of failures of one variant's report."""
     failures = []
+    if variant == "tiles" or any("kernels" in f for f in file_reports(report)):
+        failures += check_kernels(sources, variant, report)
     reported = collections.defaultdict(set)  # file -> lines with a site
     for f in file_reports(report):
         base = os.path.basename(f["file"])
@@ -124,8 +175,8 @@ def main():
         with open(path) as f:
             failures += check(args.sources, variant, json.load(f))
     text = "".join(line + "\n" for line in failures)
-    text += "check_reports: %d site(s) with neither a rewrite nor a reason\n" % (
-        len(failures))
+    text += ("check_reports: %d site(s) or kernel(s) with neither a rewrite "
+             "nor a reason\n" % len(failures))
     fail = bool(failures) and args.fatal
     written = args.out + (".failed" if fail else "")
     stale = args.out if fail else args.out + ".failed"

@@ -26,7 +26,8 @@ Rules that keep the comparison sound (the harness relies on them):
     `r >= (own value added before)`, which the plain kernel always satisfies;
     they never steer control flow, keys or other values;
   * every address is in bounds for every launch shape of the harness, and
-    kernels with barriers never return early or diverge around a barrier.
+    kernels with barriers never diverge around a barrier: only whole blocks
+    return before one, single lanes only after the last.
 
   gen_difftest.py --seed S --kernels N --per-tu K --out DIR
       DIR/tu_<t>.cu (K kernels each, namespaced k<index> inside DIFFTEST_NS),
@@ -61,7 +62,8 @@ ONE = {"int": "1", "unsigned": "1u", "unsigned long long": "1ull"}
 FEATURES = [
     "fixed", "devfn-ptr", "devfn-buf", "key-lane", "key-uniform", "key-mixed",
     "nested-if", "else-arm", "continue", "continue-deep", "early-return",
-    "return-in-loop", "loop-term", "per-lane-bound", "tiles", "multi-group",
+    "return-in-loop", "loop-term", "per-lane-bound", "tiles", "tile-cost",
+    "block-return", "late-return", "multi-group",
     "double", "int", "mixed-types", "cond-field", "lane-cond-field",
     "lane-cond-else", "lane-cond-nested", "state",
     "alias-param", "read-between", "read-alias", "goto", "unroll-channel",
@@ -118,6 +120,7 @@ class Kernel:
         self.key_tags = {}  # key variable -> features of how it is computed
         self.float_dests = []  # (parameter, buffer) of float gradients
         self.uses_seen = False
+        self.min_block = 1  # threads a block needs (fixed case d5: 32)
 
     # -- bookkeeping -------------------------------------------------------
     def fresh(self, prefix):
@@ -256,8 +259,8 @@ class Kernel:
         args = ",\n      ".join(p.arg for p in self.params)
         lines = ["    case %d: {" % self.local]
         lines += ["      " + s for s in self.globals_setup]
-        lines.append("      %s::backward%s<<<a.grid, a.block>>>(\n      %s);"
-                     % (self.name, targs, args))
+        lines.append("      %s::backward%s<<<a.grid, a.block, a.shared>>>("
+                     "\n      %s);" % (self.name, targs, args))
         lines.append("      return;")
         lines.append("    }")
         return "\n".join(lines)
@@ -408,7 +411,16 @@ class Gen(Kernel, user_code.UserCode):
             bound = r.choice(["trips[tid]", "(int)(t * DT_TRIPS)"])
         if tiles:
             bound = "min(DT_TILE, n)"
-            rounds = r.choice(["2", "n / 8"])
+            rounds = self.tile_rounds(r.choice(["2", "n / 8"]))
+            if rounds != "rounds" and self.tile_rng.random() < 0.3:
+                # A return of whole blocks before the barriers: --balance=tiles
+                # accepts it (its condition is block-uniform), the block's
+                # tile ends. Not where the rounds are the tile's cost: a
+                # return before the loop leaves no cost to compute.
+                self.feature("block-return")
+                self.emit(1, "if (%s) return;" % self.tile_rng.choice(
+                    ["blockIdx.x % 4 == 3", "n < 12 && blockIdx.x == 1",
+                     "(blockIdx.x & 6) == 2"]))
             self.emit(1, "for (int round = 0; round < %s; ++round) {" % rounds)
             self.emit(2, "__syncthreads();")
             self.emit(2, "for (int i = threadIdx.x; i < DT_TILE; i += blockDim.x) {")
@@ -425,6 +437,34 @@ class Gen(Kernel, user_code.UserCode):
         self.emit(depth, "}")
         if tiles:
             self.emit(1, "}")
+            if self.tile_rng.random() < 0.3:
+                # A per-lane return after the block's last barrier: accepted
+                # by --balance=tiles; the lane waits at the barrier between
+                # tiles.
+                self.feature("late-return")
+                self.emit(1, "if (%s) return;" % self.tile_rng.choice(
+                    ["tid >= npix", "t > 0.9f", "(threadIdx.x & 3) == 2"]))
+
+    def tile_rounds(self, rounds):
+        """The rounds of a tiles kernel: in about half of them a number that
+        depends on the block's place, declared before the loop, as
+        graphdeco's `rounds` from ranges[tile] (--balance=tiles then writes
+        a cost kernel that draws the heaviest tiles first). From a stream of
+        its own, random.Random("<seed>:<index>:tiles"), so that the kernels
+        of the other shapes keep their text, and these everything else. The
+        same stream places block-uniform returns before the barriers and
+        per-lane ones after the last (loop())."""
+        tr = random.Random("%d:%d:tiles" % (self.seed, self.index))
+        self.tile_rng = tr
+        if tr.random() < 0.5:
+            return rounds
+        self.feature("tile-cost")
+        place = tr.choice(["(int)(blockIdx.x % 3)",
+                           "(int)(blockIdx.x & 1) * 2",
+                           "ids[blockIdx.x % DT_IDS] % 3",
+                           "min(2, (int)blockIdx.x / 4)"])
+        self.emit(1, "const int rounds = %s + %s;" % (rounds, place))
+        return "rounds"
 
     def body(self, d):
         """A loop body: a value, keys, then skips, state and groups."""
@@ -875,10 +915,10 @@ def write_set(args):
                     % (k.index, meta_entry(k)))
     meta.append("extern const difftest::KernelSpec kKernels[] = {")
     for k in kernels:
-        meta.append('    {%d, "%s", %d, %d, "%s", kBufs%d, %d, %s},' % (
+        meta.append('    {%d, "%s", %d, %d, "%s", kBufs%d, %d, %s, %d},' % (
             k.index, k.label, k.tu, k.local, ",".join(sorted(k.features)),
             k.index, len(k.buffers),
-            "true" if any(b[4] for b in k.buffers) else "false"))
+            "true" if any(b[4] for b in k.buffers) else "false", k.min_block))
     meta.append("};")
     meta.append("extern const int kKernelCount = %d;" % len(kernels))
     meta.append("extern const unsigned kGeneratorSeed = %du;" % args.seed)

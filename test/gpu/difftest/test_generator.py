@@ -6,7 +6,7 @@ whatever set it is generated in (--only); the manifest's site lines hold
 atomics; the fixed cases come first; every feature is generated somewhere.
 Also check_reports.py on reports made up here: one that lists every
 written atomic with a decision passes, one missing a site or a reason
-fails.
+fails; a tiles report must list every kernel, balanced or with a reason.
 
   test_generator.py <work dir>
 """
@@ -68,6 +68,36 @@ def check_report_checker(out, files, check):
     del sites[3]
     check(len(check_reports.check(out, "auto", report())) == 1,
           "check_reports.py fails an atomic missing from the report")
+
+    # The tiles variant: every kernel written gets a decision.
+    kernels = {}
+    for name, text in files.items():
+        if name.startswith("tu_"):
+            for index, line in check_reports.written_kernels(text).items():
+                kernels.setdefault(name, []).append(
+                    {"line": line, "column": 17, "function": "backward",
+                     "decision": "balanced", "launches": 1, "reason": None})
+
+    def tiles_report():
+        r = report()
+        for f in r["files"]:
+            f["kernels"] = kernels.get(os.path.basename(f["file"]), [])
+        return r
+
+    check(sum(map(len, kernels.values())) > 100,
+          "check_reports.py finds the written kernels")
+    base = len(check_reports.check(out, "tiles", tiles_report()))
+    first = next(iter(kernels.values()))
+    first[1]["decision"] = "unchanged"
+    check(len(check_reports.check(out, "tiles", tiles_report())) == base + 1,
+          "check_reports.py fails a kernel left alone with no reason")
+    first[1]["reason"] = {"code": "DW0063",
+                          "name": "tile-return-before-barrier"}
+    check(len(check_reports.check(out, "tiles", tiles_report())) == base,
+          "check_reports.py passes a kernel left alone with a reason")
+    del first[2]
+    check(len(check_reports.check(out, "tiles", tiles_report())) == base + 1,
+          "check_reports.py fails a kernel missing from a tiles report")
 
 
 def main():
