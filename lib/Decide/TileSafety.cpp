@@ -224,6 +224,18 @@ const Stmt *unreplaceableUse(ASTContext &Ctx, const FunctionDecl *Kernel) {
   return nullptr;
 }
 
+/// The first statement of \p Kernel's body that changes its parameter \p P
+/// (a pointer's value, a by-value object's own storage), or null. A
+/// block's thread starts each tile of the loop with the parameters as the
+/// previous tile left them, where each original block started afresh.
+const Stmt *parameterWrite(const FunctionDecl *Kernel, const ParmVarDecl *P) {
+  if (P->getType()->isReferenceType())
+    return nullptr; // __global__ parameters are never references
+  return P->getType()->isPointerType()
+             ? findWrite(Kernel->getBody(), P, /*Through=*/false)
+             : findStorageWrite(Kernel->getBody(), P);
+}
+
 } // namespace
 
 Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
@@ -303,6 +315,12 @@ Verdict tileSafety(ASTContext &Ctx, const FunctionDecl *Kernel) {
                            "this read cannot be replaced (a macro, a "
                            "lambda without a default capture, or a default "
                            "argument)"));
+  for (const ParmVarDecl *P : Kernel->parameters())
+    if (const Stmt *W = parameterWrite(Kernel, P))
+      return Verdict(Reason::TileBlockOrder,
+                     placeOf(Ctx, W,
+                             "the body changes a parameter here: the block's "
+                             "next tile would start from the changed value"));
   if (const ReturnStmt *R = returnBeforeBarrier(Ctx, Kernel))
     return Verdict(Reason::TileReturnBeforeBarrier,
                    placeOf(Ctx, R,
